@@ -62,6 +62,20 @@ def test_a_marker_label_is_read_back_whole_by_opensim_or_refused(osim, tmp_path,
     assert read_trc(path).labels == names
 
 
+def test_a_trc_file_named_with_a_line_break_is_refused(osim, tmp_path):
+    """A .trc's first line holds its file name. Before, write_trc wrote 'x\ny.trc' there as
+    it is: a file OpenSim 4.6's TRCFileAdapter refused ('Incorrect number of keys') and
+    urdf2dyn too (line 3 held no Units). A tab there is read by both: written."""
+    markers = Markers(np.array([0.0, 0.01]), ["a"], np.ones((2, 1, 3)))
+    path = tmp_path / "x\ny.trc"
+    with pytest.raises(MotionError, match=r"'x\\ny\.trc'"):
+        write_trc(path, markers)
+    assert os.listdir(tmp_path) == []
+    tab = tmp_path / "x\ty.trc"
+    write_trc(tab, markers)
+    assert list(osim.TimeSeriesTableVec3(str(tab)).getColumnLabels()) == ["a"]
+    assert read_trc(tab).labels == ["a"]
+
 @_SETTINGS
 @given(names=_NAMES)
 @example(names=["a\tb", "c"])

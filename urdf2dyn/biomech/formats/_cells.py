@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from ...warn import MotionError
 
-__all__ = ["refuse_unwritable_names", "refuse_unwritable_title", "unwritable_reason"]
+__all__ = ["refuse_unwritable_names", "refuse_unwritable_title", "refuse_a_line_break",
+           "unwritable_reason"]
 
 
 def _ends_a_line(c):
@@ -71,18 +72,27 @@ def refuse_unwritable_title(path, title, origin=None):
     """MotionError, before anything is written, for a .mot/.sto title (its first line) that
     would end the header: one holding a line break (the rest read as a header line) or
     reading 'endheader' (OpenSim 4.6 ends the header at that line, urdf2dyn in any case)."""
-    reason = _line_break_reason(title)
-    if reason is None and title.strip().lower() == "endheader":
-        reason = ("a line reading 'endheader' ends the header (for urdf2dyn in any case, for "
-                  "OpenSim 4.6 in lower case): the lines after it are read as the columns")
+    refuse_a_line_break(path, title, "title", origin)
+    if title.strip().lower() == "endheader":
+        raise _refusal(path, "title", title, origin,
+                       "a line reading 'endheader' ends the header (for urdf2dyn in any case, "
+                       "for OpenSim 4.6 in lower case): the lines after it are read as the "
+                       "columns")
+
+
+def refuse_a_line_break(path, text, what, origin=None, advice=None):
+    """MotionError, before anything is written, when text, written on a line of its own or
+    within one (a title, the file name a .trc's first line holds), holds a line break.
+    advice: what to do instead of renaming it where it comes from."""
+    reason = _line_break_reason(text)
     if reason is not None:
-        raise _refusal(path, "title", title, origin, reason)
+        raise _refusal(path, what, text, origin, reason, advice)
 
 
-def _refusal(path, what, name, origin, reason):
+def _refusal(path, what, name, origin, reason, advice=None):
     where = f" (from {origin})" if origin else ""
     better = _suggested(name)
     rename = f"rename it (e.g. {better!r})" if better else "give it a name"
+    advice = advice or f"{rename} where it comes from, or in the data before writing"
     return MotionError(f"{path}: the {what} {name!r}{where} cannot be written: {reason}. "
-                       f"Nothing was written: {rename} where it comes from, or in the data "
-                       "before writing")
+                       f"Nothing was written: {advice}")

@@ -30,7 +30,7 @@ from ..._safe_files import note_input, replacing
 from ...warn import duplicated, missing_file, report
 from ..markers import LENGTH_UNITS, Markers
 from ..trajectory import MotionError
-from ._cells import refuse_unwritable_names
+from ._cells import refuse_a_line_break, refuse_unwritable_names
 from .opensim import tab_cells
 from .windows import decode_text
 
@@ -510,6 +510,9 @@ def write_trc(path, markers, units="mm", fmt="{:.6f}"):
         raise ValueError(f"units: expected one of {sorted(LENGTH_UNITS)}, got {units!r}")
     path = os.fspath(path)
     refuse_unwritable_names(path, markers.labels, "marker label", markers.meta.get("source"))
+    # its first line holds its file name
+    refuse_a_line_break(path, os.path.basename(path), "file name",
+                        advice="write it under a name without line breaks")
     n, m = len(markers.time), len(markers.labels)
     rate = markers.rate or markers.meta.get("rate") or 0.0
     xyz = markers.xyz / LENGTH_UNITS[units]
