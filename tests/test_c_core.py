@@ -241,6 +241,24 @@ def test_avx2_joint_angles_take_no_lane_by_lane_conversion():
     assert not any(scalar.values()), scalar
 
 
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="x86-64 code generation")
+@pytest.mark.skipif(shutil.which("objdump") is None, reason="objdump (binutils) not installed")
+def test_avx2_lane_tests_move_no_lane_to_an_integer_register():
+    """The AVX2 unit's RNEA, CRBA and joint model ask whether a comparison holds in any or
+    every lane (U2D_ANY, U2D_ALL: the joint sine's range check, once per one-axis body) with
+    one instruction for the whole vector: tested lane by lane, GCC moved each lane to an
+    integer register (vmovq, vpextrq) and or'ed them, 330 of the human's 31 100 instructions
+    per RNEA group of 4 samples (benchmarks/instruction_mix.py)."""
+    names = {"u2d_jcalc_avx2", "u2d_rnea_avx2", "u2d_crba_fill_avx2"}
+    funcs = _module_functions(names)
+    if not funcs:
+        pytest.skip("the module's symbols are stripped or it has no AVX2 unit")
+    assert set(funcs) == names, sorted(funcs)
+    to_integer = re.compile(r"vpextrq\b|vmovq\s+%xmm\d+,%r")
+    moves = {f: [i for i in ins if to_integer.match(i)] for f, ins in funcs.items()}
+    assert not any(moves.values()), moves
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="an ELF module")
 @pytest.mark.skipif(shutil.which("objdump") is None, reason="objdump (binutils) not installed")
 def test_the_module_exports_its_init_function_alone():

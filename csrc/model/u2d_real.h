@@ -7,6 +7,7 @@
  * samples). What the code needs beyond + - * / is here, in both forms:
  *   U2D_R(x)       a constant or model number as a u2d_real (broadcast to every lane)
  *   U2D_ANY(c)     whether the comparison c holds for any lane (a branch taken per sample)
+ *   U2D_ALL(c)     whether it holds for every lane
  *   U2D_LANE(x, l) lane l of x, an lvalue (x itself in the ordinary build)
  *   u2d_sqrt, u2d_sincos   per lane
  * The joint-type switches are per body, so they are the same for every lane. */
@@ -23,6 +24,7 @@ typedef double u2d_real;
 typedef uint64_t u2d_ilane;                 /* an integer of a lane's width */
 #define U2D_R(x) ((double)(x))
 #define U2D_ANY(c) (c)
+#define U2D_ALL(c) (c)
 #define U2D_LANE(x, l) (x)
 static inline u2d_real u2d_sqrt(u2d_real x) { return sqrt(x); }
 static inline u2d_ilane u2d_bits(u2d_real x)
@@ -38,16 +40,42 @@ static inline u2d_real u2d_from_bits(u2d_ilane i)
     return x;
 }
 #else
+#if defined(__AVX__)
+#include <immintrin.h>
+#endif
 /* u2d_simd_impl.h has defined u2d_real, u2d_ilane (unsigned) and u2d_mask (signed, what
  * comparisons give) as vectors of U2D_LANES */
 #define U2D_R(x) ((u2d_real){0} + (double)(x))
 #define U2D_ANY(c) u2d_any_lane(c)
+#define U2D_ALL(c) u2d_all_lanes(c)
 #define U2D_LANE(x, l) ((x)[l])
+/* One test of the whole vector where the unit's instruction set has it: lane by lane, GCC
+ * moved each lane to an integer register and or'ed them, eight instructions on AVX2 (a joint
+ * sine's range check, once per one-axis body and sample group in RNEA and CRBA). */
 static inline int u2d_any_lane(u2d_mask c)
 {
+#if defined(__AVX512DQ__) && U2D_LANES == 8
+    return _mm512_movepi64_mask((__m512i)c) != 0;
+#elif defined(__AVX__) && U2D_LANES == 4
+    return !_mm256_testz_si256((__m256i)c, (__m256i)c);
+#else
     int any = 0;
     for (int l = 0; l < U2D_LANES; l++) any |= c[l] != 0;
     return any;
+#endif
+}
+
+static inline int u2d_all_lanes(u2d_mask c)
+{
+#if defined(__AVX512DQ__) && U2D_LANES == 8
+    return _mm512_movepi64_mask((__m512i)c) == 0xff;
+#elif defined(__AVX__) && U2D_LANES == 4
+    return _mm256_movemask_pd((__m256d)c) == 0xf;
+#else
+    int all = 1;
+    for (int l = 0; l < U2D_LANES; l++) all &= c[l] != 0;
+    return all;
+#endif
 }
 static inline u2d_real u2d_sqrt(u2d_real x)
 {
@@ -94,7 +122,10 @@ static inline int u2d_sincos_in_range(double x) { return x < 524288.0 && x > -52
 
 static inline void u2d_sincos(u2d_real x, u2d_real *sin_out, u2d_real *cos_out)
 {
-    const int wide = U2D_ANY((x >= 524288.0) | (x <= -524288.0) | (x != x));  /* x != x: NaN */
+    const uint64_t signbit = (uint64_t)1 << 63;
+    /* |x| < 2^19 fails for NaN too: one test of |x| (its bits), not three of x */
+    const u2d_real ax = u2d_from_bits(u2d_bits(x) & ~signbit);
+    const int wide = !U2D_ALL(ax < 524288.0);
     u2d_real xr = x;                    /* the polynomial's argument: 0 in the libm lanes */
     if (wide)
         for (int l = 0; l < U2D_LANES; l++)
@@ -110,7 +141,6 @@ static inline void u2d_sincos(u2d_real x, u2d_real *sin_out, u2d_real *cos_out)
                 + z * 1.58969099521155010221e-10)));
     u2d_real s = r + (z * r) * (-1.66666666666666324348e-01 + z * ps);
     /* sin r has the sign of r on [-pi/4, pi/4]; the sum above loses it for r = -0 */
-    const uint64_t signbit = (uint64_t)1 << 63;
     s = u2d_from_bits((u2d_bits(s) & ~signbit) | (u2d_bits(r) & signbit));
     u2d_real pc = z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03
                 + z * (2.48015872894767294178e-05 + z * (-2.75573143513906633035e-07
