@@ -76,8 +76,7 @@ U2D_FLATTEN u2d_status u2d_crba_fill(const u2d_model *m, u2d_work *w, const u2d_
     const int nb = m->nbody, nv = m->nv;
     u2d_xform_identity(&w->Xa[0]);
     for (int i = 1; i < nb; i++) {          /* placements (u2d_kinematics without velocities) */
-        u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], NULL, &w->Xup[i], &w->S[36 * i],
-                                  &w->cJ[6 * i], NULL);
+        u2d_status st = u2d_jcalc_work(m, w, i, q + m->qadr[i], NULL);
         if (st != U2D_OK) return st;
         u2d_xform_mul(&w->Xup[i], &w->Xa[m->parent[i]], &w->Xa[i]);
         world_inertia(m, &w->Xa[i], i, &w->IC[i]);

@@ -30,7 +30,7 @@ body_motion(const u2d_model *m, u2d_work *w, int i, const u2d_real *q, const u2d
     const u2d_real *qdi = qd + m->vadr[i], *qddi = qdd + m->vadr[i];
     const u2d_real o = U2D_R(0);
     u2d_real *S = &w->S[36 * i], *cJ = &w->cJ[6 * i], *v = &w->v[6 * i], *a = &w->a[6 * i];
-    u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], qdi, &w->Xup[i], S, cJ, NULL);
+    u2d_status st = u2d_jcalc_work(m, w, i, q + m->qadr[i], qdi);
     if (st != U2D_OK) return st;
 
     u2d_real vJ[6] = {o, o, o, o, o, o}, aJ[6], t[6];

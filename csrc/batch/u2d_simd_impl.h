@@ -24,6 +24,8 @@ typedef unsigned long long u2d_ilane __attribute__((vector_size(8 * U2D_LANES), 
 #define U2D_CAT_(a, b) a##_##b
 #define U2D_CAT(a, b) U2D_CAT_(a, b)
 #define u2d_jcalc U2D_CAT(u2d_jcalc, U2D_ISA)
+#define u2d_jcalc_work U2D_CAT(u2d_jcalc_work, U2D_ISA)
+#define u2d_work_set_columns U2D_CAT(u2d_work_set_columns, U2D_ISA)
 #define u2d_joint_chain U2D_CAT(u2d_joint_chain, U2D_ISA)
 #define u2d_rnea U2D_CAT(u2d_rnea, U2D_ISA)
 #define u2d_rnea_start U2D_CAT(u2d_rnea_start, U2D_ISA)
@@ -485,6 +487,7 @@ static lane_space *lanes_new(const u2d_model *m)
     L->m = m;
     L->lbuf = lane_model(m, &L->lm);
     L->w = L->lbuf ? u2d_work_new(&L->lm) : NULL;
+    if (L->w) u2d_work_set_columns(&L->lm, L->w);   /* the lane model never changes */
     L->zero = L->w ? zero_groups(L->w, m->nv) : NULL;
     L->x = lane_alloc((size_t)m->nq + 3 * (size_t)m->nv, &L->xbuf, 0);
     if (!L->zero || !L->x) {

@@ -723,15 +723,13 @@ static U2D_NOINLINE u2d_status jcalc_multi(const u2d_model *m, int i, const u2d_
     return U2D_OK;
 }
 
-u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
-                     u2d_xform *Xup, u2d_real *S, u2d_real cJ[6], u2d_real *Sdot)
+/* Xup of a joint whose columns are constant (u2d_has_constant_columns) */
+static U2D_ALWAYS_INLINE void place_one_axis(const u2d_model *m, int i, const u2d_real *q,
+                                             u2d_xform *Xup)
 {
-    const u2d_real zero[3] = {U2D_R(0), U2D_R(0), U2D_R(0)};
     const u2d_xform *Xt = &m->Xtree[i];
     const u2d_real *n = &m->axis[3 * i];
     const int k = m->jaxis[i];
-    u2d_zero(cJ, 6);
-    if (Sdot) u2d_zero(Sdot, 6 * m->jnv[i]);
     switch ((u2d_jtype)m->jtype[i]) {
     case U2D_JOINT_REVOLUTE:
     case U2D_JOINT_CONTINUOUS:
@@ -742,26 +740,64 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_rea
             u2d_multm3(R, Xt->E, Xup->E);
         }
         u2d_copy(Xup->r, Xt->r, 3);
-        set_col(S, 0, n, zero);
-        return U2D_OK;
+        return;
 
     case U2D_JOINT_PRISMATIC: {
         u2d_real d[3] = {n[0] * q[0], n[1] * q[0], n[2] * q[0]}, t[3];
         u2d_multv3(Xt->E, d, t);
         u2d_copy(Xup->E, Xt->E, 9);
         for (int r = 0; r < 3; r++) Xup->r[r] = Xt->r[r] + t[r];
-        set_col(S, 0, zero, n);
-        return U2D_OK;
+        return;
     }
 
-    case U2D_JOINT_FIXED:
+    default:                                                        /* fixed */
         u2d_copy(Xup->E, Xt->E, 9);
         u2d_copy(Xup->r, Xt->r, 3);
-        return U2D_OK;
+        return;
+    }
+}
 
-    default:
+/* S and cJ of a joint whose columns are constant: its axis, and zero */
+static U2D_ALWAYS_INLINE void set_constant_columns(const u2d_model *m, int i, u2d_real *S,
+                                                   u2d_real cJ[6])
+{
+    const u2d_real zero[3] = {U2D_R(0), U2D_R(0), U2D_R(0)};
+    const u2d_real *n = &m->axis[3 * i];
+    u2d_zero(cJ, 6);
+    if (m->jtype[i] == U2D_JOINT_PRISMATIC) set_col(S, 0, zero, n);
+    else if (m->jtype[i] != U2D_JOINT_FIXED) set_col(S, 0, n, zero);
+}
+
+u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
+                     u2d_xform *Xup, u2d_real *S, u2d_real cJ[6], u2d_real *Sdot)
+{
+    if (Sdot) u2d_zero(Sdot, 6 * m->jnv[i]);
+    if (!u2d_has_constant_columns(m->jtype[i])) {
+        u2d_zero(cJ, 6);
         return jcalc_multi(m, i, q, qd, Xup, S, cJ, Sdot);
     }
+    place_one_axis(m, i, q, Xup);
+    set_constant_columns(m, i, S, cJ);
+    return U2D_OK;
+}
+
+u2d_status u2d_jcalc_work(const u2d_model *m, u2d_work *w, int i, const u2d_real *q,
+                          const u2d_real *qd)
+{
+#if U2D_LANES > 1           /* a lane unit's workspace: lanes_new set its columns */
+    if (u2d_has_constant_columns(m->jtype[i])) {
+        place_one_axis(m, i, q, &w->Xup[i]);
+        return U2D_OK;
+    }
+#endif
+    return u2d_jcalc(m, i, q, qd, &w->Xup[i], &w->S[36 * i], &w->cJ[6 * i], NULL);
+}
+
+void u2d_work_set_columns(const u2d_model *m, u2d_work *w)
+{
+    for (int i = 1; i < m->nbody; i++)
+        if (u2d_has_constant_columns(m->jtype[i]))
+            set_constant_columns(m, i, &w->S[36 * i], &w->cJ[6 * i]);
 }
 
 /* ---- joints as chains of axes, for the analytical derivatives (u2d_chain) ---- */

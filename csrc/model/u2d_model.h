@@ -81,6 +81,14 @@ static inline int u2d_moves_own_columns(int jtype)
         || jtype == U2D_JOINT_ELLIPSOID || jtype == U2D_JOINT_CURVATURE;
 }
 
+/* Whether a joint of this type has the same S and cJ whatever q and qd (the one-axis joints,
+ * S their axis and cJ zero, and the fixed one): u2d_work_set_columns sets them once. */
+static inline int u2d_has_constant_columns(int jtype)
+{
+    return jtype == U2D_JOINT_REVOLUTE || jtype == U2D_JOINT_CONTINUOUS
+        || jtype == U2D_JOINT_PRISMATIC || jtype == U2D_JOINT_FIXED;
+}
+
 /* ---- OpenSim functions and custom joints (u2d_function.c, u2d_osim.c) ------- */
 
 typedef enum {
@@ -417,6 +425,16 @@ void u2d_work_free(u2d_work *w);
  * The only function that switches on the joint type. */
 u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
                      u2d_xform *Xup, u2d_real *S, u2d_real cJ[6], u2d_real *Sdot);
+/* u2d_jcalc of body i into w's Xup, S and cJ. In a lane unit (U2D_LANES > 1) the S and cJ
+ * of a joint with constant columns are left as u2d_work_set_columns set them when the lane
+ * workspace was made (lanes_new: the lane model never changes): storing the axis and zeros
+ * again for every group of samples cost the human's AVX2 RNEA group about 600 of 30 800
+ * instructions (benchmarks/instruction_mix.py). */
+u2d_status u2d_jcalc_work(const u2d_model *m, u2d_work *w, int i, const u2d_real *q,
+                          const u2d_real *qd);
+/* S and cJ of every joint with constant columns (u2d_has_constant_columns) into w, once,
+ * for u2d_jcalc_work in a lane unit */
+void u2d_work_set_columns(const u2d_model *m, u2d_work *w);
 /* A joint whose columns move with its own coordinates (planar, custom, ellipsoid, constant
  * curvature), taken apart for the analytical derivatives into a chain of one-axis moves,
  * parent side first:
