@@ -1485,6 +1485,44 @@ def test_inheritrange_of_random_class_chains_followed_as_mujoco_follows_it(level
 
 
 
+# (class defaults, the actuator, whether its joint has a range, words urdf2dyn's refusal
+# holds or None where both load): a shortcut that writes the range its inheritrange would
+# set drops the inheritrange of the default it reads its settings from
+_OWN_RANGE_OVER_A_CLASS_INHERITRANGE = {
+    "position, own ctrlrange, joint without a range": (
+        '<position inheritrange="1"/>', '<position joint="j" ctrlrange="0 1"/>', False, None),
+    "position, own ctrlrange 0 0, joint without a range": (
+        '<position inheritrange="1"/>', '<position joint="j" ctrlrange="0 0"/>', False, None),
+    "position, own inverted limited ctrlrange": (
+        '<position inheritrange="1"/>', '<position joint="j" ctrlrange="1 0" ctrllimited="true"/>',
+        True, ["ctrlrange"]),
+    "pid, own posrange, joint without a range": (
+        '<pid inheritrange="1"/>', '<pid joint="j" posrange="0 1"/>', False, None),
+    "pid, own ctrlrange, joint without a range": (
+        '<pid inheritrange="1"/>', '<pid joint="j" ctrlrange="0 1"/>', False, None),
+    "intvelocity, own actrange, joint without a range": (
+        '<intvelocity inheritrange="1"/>', '<intvelocity joint="j" actrange="0 1"/>', False, None),
+    "position, a child class's ctrlrange, joint without a range": (
+        '<default class="a"><position inheritrange="1"/><default class="b">'
+        '<position ctrlrange="0 1"/></default></default>', '<position joint="j" class="b"/>',
+        False, None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_OWN_RANGE_OVER_A_CLASS_INHERITRANGE))
+def test_own_range_drops_a_class_inheritrange_as_mujoco_4_drops_it(case):
+    """A <position>, <pid> or <intvelocity> (or a child class's default of one) that writes
+    its own ctrlrange (a <pid>'s posrange, an <intvelocity>'s actrange), under a class
+    default of its kind with inheritrange="1": MuJoCo 4.0.0 drops the class's inheritrange
+    and keeps the range written, so it loads one of a joint without a range and refuses an
+    inverted limited ctrlrange ("invalid control range for actuator"); urdf2dyn followed
+    the class's inheritrange, refusing the first ("inheritrange ... joint has no range") and
+    loading the second."""
+    defaults, element, ranged, words = _OWN_RANGE_OVER_A_CLASS_INHERITRANGE[case]
+    assert_as_mujoco(doc(f"<default>{defaults}</default>", _RANGED_SLIDE if ranged else _UNRANGED,
+                         actuators(element)), words)
+
+
 # (class defaults, the actuator's inheritrange and ctrlrange, words urdf2dyn's refusal holds or
 # None where both load): a <general> of a <damper>'s affine gains or an <adhesion>'s bias of
 # none takes no inheritrange, so its class's limited control range is checked

@@ -4108,6 +4108,19 @@ static void apply_shortcut_gain(u2d_xml *d, gain_state *g, const actuator_dynami
     if (muscle && !(g->value >= 0)) g->known = 0;        /* a negative range is not read */
 }
 
+/* Whether <position>, <intvelocity> or <pid> d writes the range its inheritrange= would set
+ * (a <position>'s ctrlrange=, an <intvelocity>'s actrange=, a <pid>'s ctrlrange= or
+ * posrange=), any numbers, "0 0" too: MuJoCo 4.0.0's reader then drops the inheritrange of
+ * the default it reads its settings from (checked against it: <position inheritrange="1"/>
+ * in a class, then <position ctrlrange="0 1"/> of a joint without a range loads, that
+ * range its control range). */
+static int writes_own_range(u2d_xml *d)
+{
+    if (strcmp(u2d_xml_name(d), "intvelocity") == 0) return written(d, "actrange") != NULL;
+    return written(d, "ctrlrange") || (strcmp(u2d_xml_name(d), "pid") == 0 &&
+                                       written(d, "posrange"));
+}
+
 /* The dynamics after actuator element d (in a <default>, or the actuator itself). */
 static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
 {
@@ -4165,7 +4178,7 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
     a->read_from_default = source != NULL;
     if (is_one_of(d, "position|intvelocity|pid"))
         a->inheritrange = written(d, "inheritrange") ? written(d, "inheritrange")
-                          : source ? source->inheritrange : NULL;
+                          : writes_own_range(d) || !source ? NULL : source->inheritrange;
     a->last_kind = el;
     a->gaintype = shortcut_gaintype(el);
     a->fixed_gains = word_index("motor|position|intvelocity|velocity|adhesion|cylinder", el) >= 0;
