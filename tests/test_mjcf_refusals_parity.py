@@ -1557,6 +1557,34 @@ def test_damper_class_control_range_checked_where_no_inheritrange_applies(case):
     assert_as_mujoco(xml, words)
 
 
+# (the class's defaults, the actuator): an <adhesion> default limits the control of the
+# actuators after it to its ctrlrange 0 0, and an inheritrange the class carries does not
+# apply to the actuator's gains and bias
+_NO_INHERITRANGE_ON_THESE_SHORTCUTS = {
+    "motor (bias none)": ('<position inheritrange="1"/><adhesion/>', '<motor joint="j"/>'),
+    "velocity (gain 1, biasprm[1] 0)": ('<position inheritrange="1"/><adhesion/>',
+                                        '<velocity joint="j"/>'),
+    "velocity after a general's inheritrange": ('<adhesion/><general inheritrange="1"/>',
+                                                '<velocity joint="j"/>'),
+    "motor after an intvelocity": ('<intvelocity inheritrange="1"/><motor/><adhesion/>',
+                                   '<motor joint="j"/>'),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_NO_INHERITRANGE_ON_THESE_SHORTCUTS))
+def test_adhesion_class_control_range_checked_for_shortcuts_no_inheritrange_applies_to(case):
+    """A <motor> or a <velocity> of nonzero gain under an <adhesion> default (which sets
+    ctrllimited true, its ctrlrange 0 0) with an inheritrange above 0 written in its chain:
+    MuJoCo 4.0.0's compiler applies an inheritrange only to pid gains or fixed
+    gains whose gainprm[0] is -biasprm[1], of affine bias, so a <motor>'s (bias none) and
+    a <velocity>'s (biasprm[1] 0, its kv 1) take none and it refuses the range ("invalid
+    control range for actuator"); urdf2dyn left the range unchecked wherever an
+    inheritrange it did not follow was written, loading these without a word."""
+    defaults, element = _NO_INHERITRANGE_ON_THESE_SHORTCUTS[case]
+    assert_as_mujoco(doc(f"<default>{defaults}</default>", _UNRANGED, actuators(element)),
+                     ["ctrlrange", "<adhesion> default"])
+
+
 # defaults that limit the control (a <damper>, an <adhesion>), say so or not, or pass it on
 _CTRL_DEFAULTS = ["<damper/>", '<adhesion gain="0"/>', "<motor/>", "<position/>",
                   '<general ctrllimited="false"/>', '<general ctrllimited="true"/>',

@@ -4364,21 +4364,24 @@ static int actuator_inheritrange(mjcf *rd, u2d_xml *e, int cls, const char **v);
  * written on e or an actuator default of its chain (checked against it: <position
  * inheritrange="1"/><adhesion/> then a <general> of pid gains, or <adhesion/> then a
  * <general inheritrange="1" biastype="affine" biasprm="0 -1">, loads). A <position>'s,
- * <intvelocity>'s and <pid>'s is always followed, and a <general> whose gains are neither
+ * <intvelocity>'s and <pid>'s is always followed, and an actuator whose gains are neither
  * fixed nor pid, or whose bias is not affine, takes none (a <damper>'s affine gains, an
- * <adhesion>'s bias of none). 0 or -1 (out of memory). */
+ * <adhesion>'s or a <motor>'s bias of none, a <general> of either), nor does a <velocity>
+ * of a nonzero gain (checked against MuJoCo 4.0.0: <position inheritrange="1"/><adhesion/>
+ * in a class, then its <motor/> or <velocity/>, is refused for its control range 0 0). 0
+ * or -1 (out of memory). */
 static int unfollowed_inheritrange(mjcf *rd, u2d_xml *e, int cls, int *maybe)
 {
     const char *followed;
     int n = 0;
     *maybe = 0;
     if (is_one_of(e, "position|intvelocity|pid")) return 0;
-    if (strcmp(u2d_xml_name(e), "general") == 0) {
-        /* MuJoCo's compiler applies one only to fixed or pid gains of affine bias */
-        actuator_dynamics a;
-        if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
-        if (!a.affine_bias || word_index("fixed|pid", a.gaintype) < 0) return 0;
-    }
+    /* MuJoCo's compiler applies one only to fixed or pid gains of affine bias, fixed ones
+     * only where gainprm[0] is -biasprm[1], which a <velocity> sets to 0 */
+    actuator_dynamics a;
+    if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+    if (!a.affine_bias || word_index("fixed|pid", a.gaintype) < 0) return 0;
+    if (strcmp(u2d_xml_name(e), "velocity") == 0 && a.gain.known && a.gain.value != 0) return 0;
     if (actuator_inheritrange(rd, e, cls, &followed) < 0) return -1;
     u2d_xml **d = cls >= 0 ? chain(rd, cls, K_ACTUATOR, &n) : NULL;
     if (cls >= 0 && !d) return -1;
