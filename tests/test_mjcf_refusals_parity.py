@@ -1648,6 +1648,72 @@ def test_muscle_numbers_are_refused_as_mujoco_refuses_them(defaults, element, wo
     assert_as_mujoco(xml, words)
 
 
+# (the class's actuator default, the actuator, words urdf2dyn's refusal holds or None where
+# both load): every shortcut leaves actlimited "auto" in MuJoCo 4.0.0, whatever actlimited=
+# says, so its class's increasing actrange is limited
+_SHORTCUT_ACTRANGES = {
+    "motor": ('<general actrange="0 1"/>', "<motor/>",
+              ['actrange="0 1"', "<motor>", "actrange specified but dyntype is 'none'"]),
+    "position, actlimited false": ('<general actrange="0 1" actlimited="false"/>',
+                                   "<position/>", ["<position>", "whatever actlimited="]),
+    "pid without ki": ('<general actrange="0 1"/>', "<pid/>", ["<pid>"]),
+    "velocity, actlimited true": ('<general actrange="0 1" actlimited="true"/>',
+                                  "<velocity/>", ["<velocity>"]),
+    "pid with ki": ('<general actrange="0 1"/>', '<pid ki="1"/>', None),
+    "position with timeconst": ('<general actrange="0 1"/>', '<position timeconst="1"/>',
+                                None),
+    "position, inverted with actlimited true": (
+        '<general actrange="1 0" actlimited="true"/>', "<position/>", None),
+    "intvelocity, own inverted with actlimited true": (
+        "", '<intvelocity actrange="1 0" actlimited="true"/>', None),
+    "muscle": ('<general actrange="0 1"/>', "<muscle/>", None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_SHORTCUT_ACTRANGES))
+def test_class_actrange_of_a_shortcut_refused_as_mujoco_refuses_it(case):
+    """A class's <general actrange=...> under a shortcut (a <motor>, <position>, <pid>...):
+    MuJoCo 4.0.0 limits an increasing actrange whatever actlimited= the class writes, and
+    refuses it on dynamics of none ("actrange specified but dyntype is 'none'"); an
+    inverted one is not limited and loads. urdf2dyn checked actrange on a <general> alone,
+    loading these."""
+    default, element, words = _SHORTCUT_ACTRANGES[case]
+    element = element.replace("/>", ' joint="j" class="c"/>')
+    xml = doc(f'<default><default class="c">{default}</default></default>', _RANGED_WORLD,
+              actuators(element))
+    assert_as_mujoco(xml, words)
+
+
+_ACTRANGE_DEFAULTS = ['<general actrange="0 1"/>', '<general actrange="1 0"/>',
+                      '<general actrange="0 1" actlimited="false"/>',
+                      '<general actlimited="true"/>', '<general dyntype="filter"/>',
+                      '<position timeconst="1"/>', '<pid ki="1"/>', '<intvelocity/>',
+                      '<intvelocity actrange="0 1"/>', "<motor/>"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_ACTRANGE_DEFAULTS), max_size=3, unique_by=_tag),
+                min_size=1, max_size=3),
+       st.sampled_from(["motor", "position", "velocity", "pid", "intvelocity", "cylinder"]),
+       st.sampled_from(["", 'inheritrange="1"']),
+       st.booleans())
+def test_class_actrange_of_random_shortcuts_refused_exactly_where_mujoco_refuses(
+        levels, kind, own, autolimits):
+    """Nested classes writing actrange, actlimited and dynamics, under a shortcut (with an
+    inheritrange where it takes one), compiler autolimits on or off: urdf2dyn refuses
+    exactly where MuJoCo 4.0.0 refuses ("actrange specified but dyntype is 'none'",
+    "actuator has `actrange` but not `actlimited`"); it loaded every shortcut's."""
+    if kind not in ("position", "intvelocity", "pid"):
+        own = ""
+    world = _RANGED_WORLD.replace('range="-1 1"', 'range="-1 1" limited="true"')
+    xml, _, _ = _general_under_classes(levels, own, kind, world)
+    if not autolimits:
+        xml = xml.replace("<mujoco>", '<mujoco><compiler autolimits="false"/>')
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (got is None), (xml, expected, got)
+
+
+
 # muscle numbers and types from <general> defaults (known), a shortcut's (left to MuJoCo)
 _MUSCLE_DEFAULTS = [f'<general gainprm="{_MUSCLE}"/>', '<general gainprm="0.5 0.4"/>',
                     '<general gaintype="muscle"/>', '<general biastype="muscle"/>',
@@ -5387,3 +5453,4 @@ def test_a_sleep_policy_is_taken_only_on_a_moving_trees_root_as_mujoco_takes_it(
         "body 's'", f'sleep="{policy}"', "sleep policy only allowed for movable root bodies",
         "give it on that body, or leave sleep out here"]
     assert_as_mujoco(xml, words)
+

@@ -4907,6 +4907,43 @@ static int check_inheritrange_target(mjcf *rd, u2d_xml *e, int cls, const char *
                                      int kind, const char *target);
 static int inherited_ctrlrange(mjcf *rd, u2d_xml *e, int cls, const char *label);
 
+/* The actrange a shortcut actuator e (any kind but <general> and <plugin>) of class cls
+ * has, its class's or an <intvelocity>'s own, as MuJoCo 4.0.0 checks it: every shortcut
+ * leaves actlimited "auto", whatever actlimited= it or its class writes (checked against
+ * it: <general actrange="0 1" actlimited="false"/> then a <motor> of the class is refused,
+ * "1 0" with actlimited="true" loads). So a range other than 0 0 is refused with compiler
+ * autolimits off ("actuator has `actrange` but not `actlimited`"), and an increasing one
+ * is limited, which needs activation states: without them MuJoCo refuses it ("actrange
+ * specified but dyntype is 'none'"). An <intvelocity>'s followed inheritrange gives it its
+ * target's range, increasing. states: actuator_states's. 0 or -1 (message). */
+static int check_shortcut_actrange(mjcf *rd, u2d_xml *e, int cls, const char *label,
+                                   int states)
+{
+    double range[2] = {0, 0};
+    const char *inherit, *el = u2d_xml_name(e);
+    if (dnumbers(rd, e, K_ACTUATOR, cls, "actrange", 2, 2, range) < 0 ||
+        actuator_inheritrange(rd, e, cls, &inherit) < 0)
+        return -1;
+    if (inherit && strcmp(el, "intvelocity") == 0) range[0] = -1, range[1] = 1;
+    if ((range[0] != 0 || range[1] != 0) && !rd->autolimits)
+        return fail(rd, e, "%s: an actrange (%s) on a <%s>, which MuJoCo 4.0.0 leaves "
+                    "actlimited \"auto\" whatever actlimited= says, and compiler autolimits "
+                    "is off (MuJoCo refuses it: \"actuator has `actrange` but not "
+                    "`actlimited`\"): set <compiler autolimits=\"true\">, or use a class "
+                    "without an actrange", label,
+                    inherit ? "inheritrange's" : written(e, "actrange") ? "its own"
+                                                                        : "its class's",
+                    el);
+    if (range[0] < range[1] && states == 0)
+        return fail(rd, e, "%s: its class's actrange=\"%g %g\" limits the activation of a "
+                    "<%s> without any (dyntype \"none\"; MuJoCo 4.0.0 limits an increasing "
+                    "actrange of every shortcut, whatever actlimited= says, and refuses it: "
+                    "\"actrange specified but dyntype is 'none'\"): use a class without that "
+                    "actrange, or give the actuator dynamics (a timeconst=, a ki=)", label,
+                    range[0], range[1], el);
+    return 0;
+}
+
 static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, int njoint,
                          const mj_targets *targets)
 {
@@ -4959,6 +4996,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
                     "a dyntype, or leave actrange out", label);
     int states = actuator_states(rd, e, cls);
     if (states < -1) return -1;
+    if (!general && check_shortcut_actrange(rd, e, cls, label, states) < 0) return -1;
     if (act_limited && states == 0)
         return fail(rd, e, "%s: a limited actrange on an actuator without activation "
                     "(dyntype \"none\"; MuJoCo refuses it): give a dyntype, or leave actrange "
