@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import mjcf_oracle as oracle
@@ -1712,6 +1712,110 @@ def test_class_actrange_of_random_shortcuts_refused_exactly_where_mujoco_refuses
     expected, got = mujoco_error(xml), urdf2dyn_error(xml)
     assert (expected is None) == (got is None), (xml, expected, got)
 
+
+
+
+# (class defaults, the actuator, words urdf2dyn's refusal holds or None where both load): a
+# <position>, <intvelocity> or <pid> without its own range or inheritrange takes the
+# inheritrange of the default it reads its settings from, and MuJoCo 4.0.0 refuses it beside
+# the range its class gives (a default of the chain too, used or not)
+_RANGE_BESIDE_INHERITED = {
+    "general after position": (
+        '<position inheritrange="1"/><general ctrlrange="0 1"/>', "<position/>",
+        ["<position> of class 'c'", 'inheritrange="1"', "ctrlrange and inheritrange cannot "
+         "both be defined", "its own ctrlrange or inheritrange="]),
+    "general in a child class": (
+        '<position inheritrange="1"/><default class="d"><general ctrlrange="0 1"/></default>',
+        '<position class="d"/>', ["class 'd'"]),
+    "an unused child class's position": (
+        '<position inheritrange="1"/><default class="d"><general ctrlrange="0 1"/>'
+        '<position kp="2"/></default>', "<motor/>", ["<default>", "class 'd'"]),
+    "a motor between": (
+        '<position inheritrange="1"/><default class="d"><general ctrlrange="0 1"/><motor/>'
+        '</default>', '<position class="d"/>', ["class 'd'"]),
+    "pid": ('<pid inheritrange="1"/><general ctrlrange="0 1"/>', "<pid/>",
+            ["posrange and inheritrange", "ctrlrange= or posrange="]),
+    "pid, blank posrange": ('<pid inheritrange="1"/><general ctrlrange="0 1"/>',
+                            '<pid posrange=""/>', ["posrange and inheritrange"]),
+    "intvelocity": ('<intvelocity inheritrange="1"/><general actrange="0 1"/>',
+                    "<intvelocity/>", ["actrange and inheritrange"]),
+    "NaN range": ('<position inheritrange="1"/><general ctrlrange="nan 0"/>', "<position/>",
+                  ["ctrlrange and inheritrange"]),
+    "own ctrlrange": ('<position inheritrange="1"/><general ctrlrange="0 1"/>',
+                      '<position ctrlrange="0 1"/>', None),
+    "own blank ctrlrange": ('<position inheritrange="1"/><general ctrlrange="0 1"/>',
+                            '<position ctrlrange=""/>', None),
+    "own inheritrange": ('<position inheritrange="1"/><general ctrlrange="0 1"/>',
+                         '<position inheritrange="1"/>', None),
+    "own inheritrange 0": ('<position inheritrange="1"/><general ctrlrange="0 1"/>',
+                           '<position inheritrange="0"/>', None),
+    "pid, own blank ctrlrange": ('<pid inheritrange="1"/><general ctrlrange="0 1"/>',
+                                 '<pid ctrlrange=""/>', None),
+    "intvelocity, own blank actrange": (
+        '<intvelocity inheritrange="1"/><general actrange="0 1"/>',
+        '<intvelocity actrange=""/>', None),
+    "intvelocity, a class ctrlrange": (
+        '<intvelocity inheritrange="1"/><general ctrlrange="0 1"/>', "<intvelocity/>", None),
+    "pid under a position's inheritrange": (
+        '<position inheritrange="1"/><general ctrlrange="0 1"/>', "<pid/>", None),
+    "range before the inheritrange": ('<general ctrlrange="0 1"/><position inheritrange="1"/>',
+                                      "<position/>", None),
+    "general of affine gains after": (
+        '<position inheritrange="1"/><general ctrlrange="0 1" gaintype="affine"/>',
+        "<position/>", None),
+    "own ctrlrange over a target without a range": (
+        '<position inheritrange="1"/>', '<position ctrlrange="0 1" tendon="t"/>', None),
+    "intvelocity's own inheritrange clears the actrange": (
+        '<general actrange="0 1"/><intvelocity inheritrange="1"/>', "<motor/>", None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_RANGE_BESIDE_INHERITED))
+def test_range_beside_an_inherited_inheritrange_refused_as_mujoco_refuses_it(case):
+    """A class's inheritrange above 0 and a range (ctrlrange, a <pid>'s posrange, an
+    <intvelocity>'s actrange) a <general> of the class or a child class writes after it:
+    MuJoCo 4.0.0 refuses the <position>, <intvelocity> or <pid> that takes both (a default
+    too, used or not), and an own range or inheritrange avoids it (an own range drops the
+    inheritrange: a target without a range then loads). urdf2dyn loaded these, and refused
+    an own range over a target without a range."""
+    defaults, element, words = _RANGE_BESIDE_INHERITED[case]
+    if "tendon=" not in element:
+        element = element.replace("/>", ' joint="j"/>')
+    if "class=" not in element:
+        element = element.replace("/>", ' class="c"/>')
+    world = _RANGED_WORLD if "tendon=" not in element else \
+        WORLD + '<tendon><fixed name="t"><joint joint="j" coef="1"/></fixed></tendon>'
+    xml = doc(f'<default><default class="c">{defaults}</default></default>', world,
+              actuators(element))
+    assert_as_mujoco(xml, words)
+
+
+_RANGE_AND_INHERITRANGE_DEFAULTS = [
+    '<general ctrlrange="0 1"/>', '<general ctrlrange="0 0"/>', '<general actrange="0 1"/>',
+    '<general gaintype="affine"/>', "<motor/>", "<position/>", '<position inheritrange="1"/>',
+    '<position ctrlrange="0 1"/>', '<intvelocity inheritrange="1"/>', '<pid inheritrange="1"/>',
+    '<pid posrange="0 1"/>', '<general inheritrange="1"/>']
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_RANGE_AND_INHERITRANGE_DEFAULTS), max_size=3,
+                         unique_by=_tag), min_size=1, max_size=3),
+       st.sampled_from(["position", "intvelocity", "pid"]),
+       st.sampled_from(["", 'inheritrange="1"', 'inheritrange="0"', 'ctrlrange=""',
+                        'actrange=""']))
+@example([['<position inheritrange="1"/>'], ['<general ctrlrange="0 1"/>', "<motor/>"]],
+         "position", "")
+def test_range_beside_inherited_inheritrange_of_random_class_chains(levels, kind, own):
+    """Nested classes writing ranges and inheritranges, under a <position>, <intvelocity> or
+    <pid>: urdf2dyn refuses for a range beside an inheritrange ("... and inheritrange
+    cannot both be defined") exactly where MuJoCo 4.0.0 does."""
+    if own.startswith("actrange") and kind != "intvelocity":
+        own = ""
+    xml, got, _ = _general_under_classes(levels, own, kind, _RANGED_WORLD)
+    expected = mujoco_error(xml)
+    both = "and inheritrange cannot both be defined"
+    assert (expected is not None and both in expected) == (got is not None and both in got), \
+        (xml, expected, got)
 
 
 # muscle numbers and types from <general> defaults (known), a shortcut's (left to MuJoCo)

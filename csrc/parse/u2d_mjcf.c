@@ -1476,6 +1476,8 @@ static int dkeyword(mjcf *rd, u2d_xml *node, int kind, int cls, const char *name
 }
 
 static int check_dcmotor_constants(mjcf *rd, u2d_xml *e, int cls, const char *label);
+static int check_inherited_inheritrange_alone(mjcf *rd, u2d_xml *e, int cls,
+                                              const char *label);
 static int check_pid_inherited_slewmax(mjcf *rd, u2d_xml *e, int cls, const char *label);
 
 /* A range and its limited= flag as MuJoCo's compiler checks them (a joint's range and
@@ -1722,6 +1724,8 @@ static int read_defaults(mjcf *rd)
     for (int k = 0; k < rd->ndn; k++)
         if (rd->dn[k].kind == K_ACTUATOR &&
             (check_dcmotor_constants(rd, rd->dn[k].node, rd->dn[k].cls, "<dcmotor> default") ||
+             check_inherited_inheritrange_alone(rd, rd->dn[k].node, rd->dn[k].cls,
+                                                "<default>") ||
              check_pid_inherited_slewmax(rd, rd->dn[k].node, rd->dn[k].cls, "<pid> default")))
             return -1;
     return 0;
@@ -3873,6 +3877,15 @@ typedef struct {
     int fixed_gains;            /* whether the gaintype is fixed (MuJoCo's default; a
                                    <damper>, <pid>, <muscle>, <dcmotor> or
                                    <orientation> sets another)                        */
+    int ctrl_range, act_range;  /* whether the ctrlrange (a <pid>'s posrange) and the
+                                   actrange as they stand are other than 0 0: a
+                                   <position>'s or <pid>'s inheritrange above 0 of its
+                                   own clears the first, an <intvelocity>'s the second */
+    u2d_xml *range_clash;       /* the first <position>, <intvelocity> or <pid> that took
+                                   an inheritrange above 0 from the default it reads its
+                                   settings from where that range stood other than 0 0:
+                                   MuJoCo 4.0.0 refuses it ("... and inheritrange cannot
+                                   both be defined"); NULL for none                   */
     const char *ctrl_limiter;   /* "damper" or "adhesion" when one of those set
                                    ctrllimited true and no ctrllimited= came after:
                                    MuJoCo's shortcut writes it into the default, which
@@ -4108,23 +4121,46 @@ static void apply_shortcut_gain(u2d_xml *d, gain_state *g, const actuator_dynami
     if (muscle && !(g->value >= 0)) g->known = 0;        /* a negative range is not read */
 }
 
-/* Whether <position>, <intvelocity> or <pid> d writes the range its inheritrange= would set
- * (a <position>'s ctrlrange=, an <intvelocity>'s actrange=, a <pid>'s ctrlrange= or
- * posrange=), any numbers, "0 0" too: MuJoCo 4.0.0's reader then drops the inheritrange of
- * the default it reads its settings from (checked against it: <position inheritrange="1"/>
- * in a class, then <position ctrlrange="0 1"/> of a joint without a range loads, that
- * range its control range). */
-static int writes_own_range(u2d_xml *d)
+/* The ranges actuator element d writes (any kind: MuJoCo reads them for all), as they
+ * stand after it: a ctrlrange= even blank (0 0), a <pid>'s posrange= not blank. */
+static void apply_written_ranges(u2d_xml *d, actuator_dynamics *a)
 {
-    if (strcmp(u2d_xml_name(d), "intvelocity") == 0) return written(d, "actrange") != NULL;
-    return written(d, "ctrlrange") || (strcmp(u2d_xml_name(d), "pid") == 0 &&
-                                       written(d, "posrange"));
+    const char *ctrl = u2d_xml_attr(d, "ctrlrange"), *act = u2d_xml_attr(d, "actrange");
+    if (ctrl) a->ctrl_range = any_nonzero(ctrl);
+    if (strcmp(u2d_xml_name(d), "pid") == 0 && written(d, "posrange"))
+        a->ctrl_range = any_nonzero(written(d, "posrange"));
+    if (act) a->act_range = any_nonzero(act);
+}
+
+/* The inheritrange a <position>, <intvelocity> or <pid> d sets, as MuJoCo 4.0.0 reads it
+ * (checked against it): its own, which above 0 clears the range it replaces (a
+ * <position>'s or <pid>'s ctrlrange, an <intvelocity>'s actrange); else none where d gives
+ * that range (a blank ctrlrange= too, not a blank posrange=); else that of from, the
+ * default it reads its settings from (shortcut_source), refused above 0 where the range
+ * stands other than 0 0 in the default d is read into (a->range_clash). */
+static void apply_shortcut_inheritrange(u2d_xml *d, actuator_dynamics *a,
+                                        const actuator_dynamics *from)
+{
+    int integrator = strcmp(u2d_xml_name(d), "intvelocity") == 0;
+    int *range = integrator ? &a->act_range : &a->ctrl_range;
+    const char *own = written(d, "inheritrange");
+    int own_range = integrator ? u2d_xml_attr(d, "actrange") != NULL
+                               : u2d_xml_attr(d, "ctrlrange") || written(d, "posrange");
+    apply_written_ranges(d, a);
+    if (own) {
+        a->inheritrange = own;
+        if (first_positive(own)) *range = 0;
+        return;
+    }
+    a->inheritrange = own_range ? NULL : from ? from->inheritrange : NULL;
+    if (first_positive(a->inheritrange) && *range && !a->range_clash) a->range_clash = d;
 }
 
 /* The dynamics after actuator element d (in a <default>, or the actuator itself). */
 static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
 {
     const char *el = u2d_xml_name(d), *t = u2d_xml_attr(d, "timeconst");
+    if (!is_one_of(d, "position|intvelocity|pid")) apply_written_ranges(d, a);
     /* MuJoCo reads ctrllimited= before the shortcut, which may set it true over it */
     if (u2d_xml_attr(d, "ctrllimited")) a->ctrl_limiter = NULL;
     if (is_one_of(d, "damper|adhesion")) a->ctrl_limiter = el;
@@ -4176,9 +4212,7 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
     const actuator_dynamics *source = shortcut_source(a, el, above);
     apply_shortcut_gain(d, &a->gain, source);
     a->read_from_default = source != NULL;
-    if (is_one_of(d, "position|intvelocity|pid"))
-        a->inheritrange = written(d, "inheritrange") ? written(d, "inheritrange")
-                          : writes_own_range(d) || !source ? NULL : source->inheritrange;
+    if (is_one_of(d, "position|intvelocity|pid")) apply_shortcut_inheritrange(d, a, source);
     a->last_kind = el;
     a->gaintype = shortcut_gaintype(el);
     a->fixed_gains = word_index("motor|position|intvelocity|velocity|adhesion|cylinder", el) >= 0;
@@ -4295,6 +4329,29 @@ static int dcmotor_input_bits(const char *v)
         p += n;
     }
     return bits;
+}
+
+/* A <position>, <intvelocity> or <pid> e (an actuator, or a default, used or not) of class
+ * cls without its own inheritrange= or range, which takes an inheritrange above 0 from the
+ * default it reads its settings from while its class's range stands other than 0 0
+ * (apply_shortcut_inheritrange): MuJoCo 4.0.0's reader refuses it ("ctrlrange and
+ * inheritrange cannot both be defined"), though each of the two alone loads. 0 or -1
+ * (message). */
+static int check_inherited_inheritrange_alone(mjcf *rd, u2d_xml *e, int cls, const char *label)
+{
+    if (cls < 0 || !is_one_of(e, "position|intvelocity|pid")) return 0;
+    actuator_dynamics a;
+    if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+    if (a.range_clash != e) return 0;
+    const char *el = u2d_xml_name(e);
+    const char *range = strcmp(el, "intvelocity") == 0 ? "actrange"
+                        : strcmp(el, "pid") == 0 ? "posrange" : "ctrlrange";
+    const char *own = strcmp(el, "pid") == 0 ? "ctrlrange= or posrange=" : range;
+    return fail(rd, e, "%s: a <%s> of class '%.100s' takes inheritrange=\"%.40s\" from its "
+                "class's <%s> default while that class gives it a nonzero %s (MuJoCo refuses "
+                "it: \"%s and inheritrange cannot both be defined\"): give the actuator its "
+                "own %s or inheritrange=, or drop one of the two from the class", label, el,
+                rd->cls[cls].name, a.inheritrange, el, range, range, own);
 }
 
 /* A <dcmotor> e (an actuator, or a default, used or not), its class cls (-1: none), has
@@ -4915,15 +4972,18 @@ static int inherited_ctrlrange(mjcf *rd, u2d_xml *e, int cls, const char *label)
  * autolimits off ("actuator has `actrange` but not `actlimited`"), and an increasing one
  * is limited, which needs activation states: without them MuJoCo refuses it ("actrange
  * specified but dyntype is 'none'"). An <intvelocity>'s followed inheritrange gives it its
- * target's range, increasing. states: actuator_states's. 0 or -1 (message). */
+ * target's range, increasing; an <intvelocity> default's own clears the class's
+ * (apply_shortcut_inheritrange). states: actuator_states's. 0 or -1 (message). */
 static int check_shortcut_actrange(mjcf *rd, u2d_xml *e, int cls, const char *label,
                                    int states)
 {
     double range[2] = {0, 0};
     const char *inherit, *el = u2d_xml_name(e);
+    actuator_dynamics a;
     if (dnumbers(rd, e, K_ACTUATOR, cls, "actrange", 2, 2, range) < 0 ||
-        actuator_inheritrange(rd, e, cls, &inherit) < 0)
+        actuator_inheritrange(rd, e, cls, &inherit) < 0 || plugin_dynamics(rd, e, cls, &a) < 0)
         return -1;
+    if (!a.act_range) range[0] = range[1] = 0;  /* an <intvelocity inheritrange> cleared it */
     if (inherit && strcmp(el, "intvelocity") == 0) range[0] = -1, range[1] = 1;
     if ((range[0] != 0 || range[1] != 0) && !rd->autolimits)
         return fail(rd, e, "%s: an actrange (%s) on a <%s>, which MuJoCo 4.0.0 leaves "
@@ -4969,6 +5029,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
         check_muscle_params(rd, e, cls, label) < 0 ||
         note_unchecked_gains(rd, e, cls, label) < 0 ||
         check_dcmotor_constants(rd, e, cls, label) < 0 ||
+        check_inherited_inheritrange_alone(rd, e, cls, label) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "gear", 1, 6, gear) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "damping", 1, 3, damping) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "armature", 1, 1, &armature) < 0)
