@@ -1818,6 +1818,47 @@ def test_range_beside_inherited_inheritrange_of_random_class_chains(levels, kind
         (xml, expected, got)
 
 
+
+# (class defaults, the actuator, words urdf2dyn's refusal holds or None where both load): the
+# control range MuJoCo 4.0.0 checks, as its reader leaves it
+_CONTROL_RANGE_AS_READ = {
+    "a position's inheritrange clears the class's ctrlrange": (
+        '<general ctrlrange="0 1" ctrllimited="true"/><position inheritrange="1"/>',
+        "<motor/>", ['ctrlrange="0 0"', "ctrlrange[0] must be below ctrlrange[1]"]),
+    "a pid's inheritrange clears it": (
+        '<general ctrlrange="0 1" ctrllimited="true"/><pid inheritrange="1"/>', "<motor/>",
+        ['ctrlrange="0 0"']),
+    "a position's own inheritrange of 0 after one that cleared it": (
+        '<general ctrlrange="0 1" ctrllimited="true"/><position inheritrange="1"/>',
+        '<position inheritrange="0"/>', ['ctrlrange="0 0"']),
+    "an intvelocity's inheritrange keeps it": (
+        '<general ctrlrange="0 1" ctrllimited="true"/><intvelocity inheritrange="1"/>',
+        "<motor/>", None),
+    "a general after the inheritrange keeps its own": (
+        '<position inheritrange="1"/><general ctrlrange="0 1" ctrllimited="true"/>',
+        '<position inheritrange="0"/>', None),
+    "a pid's posrange is its control range": ("<adhesion/>", '<pid posrange="0 1"/>', None),
+    "a pid's inverted posrange": ("<adhesion/>", '<pid posrange="1 0" ctrlrange="0 1"/>',
+                                  ['ctrlrange="1 0"', "<adhesion> default"]),
+    "a blank ctrlrange keeps the class's": (
+        '<damper/><general ctrlrange="0 1"/>', '<general ctrlrange=""/>', None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_CONTROL_RANGE_AS_READ))
+def test_control_range_checked_as_mujoco_reads_it(case):
+    """The control range MuJoCo 4.0.0 checks: a class's <position> or <pid> inheritrange
+    above 0 clears the ctrlrange written before it (an <intvelocity>'s does not), a
+    <pid>'s own posrange is its ctrlrange, and a blank ctrlrange= keeps the class's. urdf2dyn
+    read the class's ctrlrange through all of them, loading an empty limited range MuJoCo
+    refuses and refusing a pid's posrange it loads."""
+    defaults, element, words = _CONTROL_RANGE_AS_READ[case]
+    element = element.replace("/>", ' joint="j" class="c"/>')
+    xml = doc(f'<default><default class="c">{defaults}</default></default>', _RANGED_WORLD,
+              actuators(element))
+    assert_as_mujoco(xml, words)
+
+
 # muscle numbers and types from <general> defaults (known), a shortcut's (left to MuJoCo)
 _MUSCLE_DEFAULTS = [f'<general gainprm="{_MUSCLE}"/>', '<general gainprm="0.5 0.4"/>',
                     '<general gaintype="muscle"/>', '<general biastype="muscle"/>',

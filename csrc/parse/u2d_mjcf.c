@@ -1476,6 +1476,7 @@ static int dkeyword(mjcf *rd, u2d_xml *node, int kind, int cls, const char *name
 }
 
 static int check_dcmotor_constants(mjcf *rd, u2d_xml *e, int cls, const char *label);
+static int actuator_ctrlrange(mjcf *rd, u2d_xml *e, int cls, double r[2]);
 static int check_inherited_inheritrange_alone(mjcf *rd, u2d_xml *e, int cls,
                                               const char *label);
 static int check_pid_inherited_slewmax(mjcf *rd, u2d_xml *e, int cls, const char *label);
@@ -1490,7 +1491,9 @@ static int limited_range(mjcf *rd, u2d_xml *e, int kind, int cls, const char *wh
                          const char *attr, const char *flag, double range[2], int *limited)
 {
     range[0] = range[1] = 0;
-    int lim = dnumbers(rd, e, kind, cls, attr, 2, 2, range) < 0 ? -1
+    int ctrl = kind == K_ACTUATOR && strcmp(attr, "ctrlrange") == 0;
+    int lim = (ctrl ? actuator_ctrlrange(rd, e, cls, range)
+                    : dnumbers(rd, e, kind, cls, attr, 2, 2, range)) < 0 ? -1
             : dkeyword(rd, e, kind, cls, flag, "false|true|auto", 2);
     if (lim < 0) return -1;
     /* (MuJoCo takes a range of 0 0 as none given, written or not) */
@@ -3770,7 +3773,7 @@ static int always_ctrllimited(mjcf *rd, u2d_xml *e, int cls, const char *label)
     const char *el = u2d_xml_name(e);
     double r[2] = {0, 0};
     if (strcmp(el, "damper") != 0 && strcmp(el, "adhesion") != 0) return 0;
-    if (dnumbers(rd, e, K_ACTUATOR, cls, "ctrlrange", 2, 2, r) < 0) return -1;
+    if (actuator_ctrlrange(rd, e, cls, r) < 0) return -1;
     if (!(r[0] < r[1]) || r[0] < 0)
         return fail(rd, e, "%s: a <%s>'s control is always limited, and ctrlrange=\"%g %g\" "
                     "is not an increasing nonnegative range (MuJoCo refuses it): give one, "
@@ -4122,10 +4125,10 @@ static void apply_shortcut_gain(u2d_xml *d, gain_state *g, const actuator_dynami
 }
 
 /* The ranges actuator element d writes (any kind: MuJoCo reads them for all), as they
- * stand after it: a ctrlrange= even blank (0 0), a <pid>'s posrange= not blank. */
+ * stand after it: a blank one is not given (what came before stands). */
 static void apply_written_ranges(u2d_xml *d, actuator_dynamics *a)
 {
-    const char *ctrl = u2d_xml_attr(d, "ctrlrange"), *act = u2d_xml_attr(d, "actrange");
+    const char *ctrl = written(d, "ctrlrange"), *act = written(d, "actrange");
     if (ctrl) a->ctrl_range = any_nonzero(ctrl);
     if (strcmp(u2d_xml_name(d), "pid") == 0 && written(d, "posrange"))
         a->ctrl_range = any_nonzero(written(d, "posrange"));
@@ -4331,6 +4334,25 @@ static int dcmotor_input_bits(const char *v)
     return bits;
 }
 
+/* Actuator e's ctrlrange as MuJoCo 4.0.0 reads it, into r (0 0 for none): a <pid>'s own
+ * posrange= (not blank) over its own or its class's ctrlrange=, which a <position>'s or
+ * <pid>'s inheritrange above 0 of a class default clears (apply_written_ranges,
+ * apply_shortcut_inheritrange; checked against it: <general ctrlrange="0 1"
+ * ctrllimited="true"/><position inheritrange="1"/> then a <motor> of the class is refused,
+ * "invalid control range"). 0 or -1 (message). */
+static int actuator_ctrlrange(mjcf *rd, u2d_xml *e, int cls, double r[2])
+{
+    actuator_dynamics a;
+    r[0] = r[1] = 0;
+    if (dnumbers(rd, e, K_ACTUATOR, cls, "ctrlrange", 2, 2, r) < 0 ||
+        plugin_dynamics(rd, e, cls, &a) < 0)
+        return -1;
+    if (strcmp(u2d_xml_name(e), "pid") == 0 && written(e, "posrange"))
+        return numbers(rd, e, "posrange", 2, 2, r) < 0 ? -1 : 0;
+    if (!a.ctrl_range) r[0] = r[1] = 0;
+    return 0;
+}
+
 /* A <position>, <intvelocity> or <pid> e (an actuator, or a default, used or not) of class
  * cls without its own inheritrange= or range, which takes an inheritrange above 0 from the
  * default it reads its settings from while its class's range stands other than 0 0
@@ -4461,7 +4483,7 @@ static int class_ctrllimited(mjcf *rd, u2d_xml *e, int cls, const char *label)
     int unsure;
     if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
     if (!a.ctrl_limiter) return 0;
-    if (dnumbers(rd, e, K_ACTUATOR, cls, "ctrlrange", 2, 2, r) < 0) return -1;
+    if (actuator_ctrlrange(rd, e, cls, r) < 0) return -1;
     if (r[0] < r[1]) return 1;
     if (unfollowed_inheritrange(rd, e, cls, &unsure) < 0) return -1;
     if (unsure) return 1;
