@@ -1533,6 +1533,35 @@ def test_an_ignored_range_takes_the_files_default_coordinates_range(osim, tmp_pa
     assert coordinate.range_written
 
 
+@pytest.mark.parametrize("own, default, said", [
+    ("abc 1", "x 2", ["<range>abc 1</range> holds 'abc'", "<range>x 2</range> holds 'x'"]),
+    ("0.5", "1 y", ["<range>0.5</range> is one number", "<range>1 y</range> holds 'y'"])])
+def test_an_ignored_range_and_the_default_one_it_falls_back_on_are_each_said(
+        osim, tmp_path, own, default, said):
+    """A coordinate's <range> OpenSim 4.6 ignores, and the <defaults> Coordinate's it falls
+    back on ignored too: OpenSim keeps its own -10 10 (the oracle, in a fresh process).
+    urdf2dyn said the coordinate's range held the token of the default one ('abc 1' holds
+    'x'), and nothing of the default's; it says each, with its own token."""
+    from rra_oracle import _run_in_a_fresh_process
+    path = tmp_path / "defaults.osim"
+    _pin_model(osim, path)
+    path.write_text(path.read_text().replace('<Model name="model">', '<Model name="model">'
+                                             '<defaults><Coordinate name="default"><range>'
+                                             f'{default}</range></Coordinate></defaults>', 1)
+                    .replace('<Coordinate name="q">', f'<Coordinate name="q"><range>{own}'
+                             '</range>', 1))
+    theirs = _run_in_a_fresh_process(_COORDINATES_SCRIPT, str(path))["q"]
+    assert theirs[:2] == [-10.0, 10.0]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        coordinate = urdf2dyn.load(str(path)).coordinates["q"]
+    ranges = [str(w.message) for w in caught if "<range>" in str(w.message)]
+    assert len(ranges) == 2, ranges
+    for message, start in zip(ranges, said):
+        assert f"coordinate 'q': {start}" in message and "read as its range -10 10" in message
+    assert [coordinate.lower, coordinate.upper] == theirs[:2]
+
+
 @pytest.mark.parametrize("default, read", [("-1 1.5 7", [-1.0, 1.5]),
                                            ("-1 1.5 abc", [-10.0, 10.0])])
 def test_the_files_default_coordinates_range_is_read_as_opensim_reads_a_range(

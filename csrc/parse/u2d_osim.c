@@ -1174,20 +1174,12 @@ static u2d_xml *property_owner(u2d_xml *c, u2d_xml *fallback, const char *elem)
     return !writes(c, elem) && writes(fallback, elem) ? fallback : c;
 }
 
-/* Coordinate c's range as OpenSim 4.6 reads it: its own <range>, else (none, empty, or one
- * it ignores: read_range) the default coordinate's (fallback, from default_coordinate), else
- * OSIM_DEFAULT_RANGE, already in C->range; an ignored one said. */
-static int read_coordinate_range(osim *o, u2d_xml *c, u2d_xml *fallback, u2d_coordinate *C)
+/* Says that OpenSim 4.6 ignores holder's <range> for coordinate C (why, from read_range; bad
+ * at the token it reads no number from), which then has C->range. */
+static void note_ignored_range(osim *o, u2d_xml *holder, const u2d_coordinate *C, int why,
+                               const char *bad)
 {
-    const char *bad = NULL;
-    int own = read_range(o, c, C->name, C->range, &C->range_written, &bad), given = 0;
-    if (own < 0 || (!C->range_written && fallback &&
-                    (given = read_range(o, fallback, C->name, C->range, &C->range_written,
-                                        &bad)) < 0))
-        return -1;
-    int why = own ? own : given;
-    if (!why) return 0;
-    u2d_xml *ignored = u2d_xml_child(own ? c : fallback, "range");
+    u2d_xml *ignored = u2d_xml_child(holder, "range");
     char reason[96];
     if (why == RANGE_ONE_NUMBER)
         snprintf(reason, sizeof reason, "is one number, which OpenSim 4.6 ignores");
@@ -1197,6 +1189,21 @@ static int read_coordinate_range(osim *o, u2d_xml *c, u2d_xml *fallback, u2d_coo
     note(o, ignored, "coordinate '%.100s': <range>%.40s</range> %s: read as its range %g %g, "
          "as OpenSim reads it; write two numbers, lower then upper", C->name,
          u2d_xml_text(ignored), reason, C->range[0], C->range[1]);
+}
+
+/* Coordinate c's range as OpenSim 4.6 reads it: its own <range>, else (none, empty, or one
+ * it ignores: read_range) the default coordinate's (fallback, from default_coordinate), else
+ * OSIM_DEFAULT_RANGE, already in C->range; each ignored one said, with the token it holds. */
+static int read_coordinate_range(osim *o, u2d_xml *c, u2d_xml *fallback, u2d_coordinate *C)
+{
+    const char *bad_own = NULL, *bad_given = NULL;
+    int own = read_range(o, c, C->name, C->range, &C->range_written, &bad_own), given = 0;
+    if (own < 0 || (!C->range_written && fallback &&
+                    (given = read_range(o, fallback, C->name, C->range, &C->range_written,
+                                        &bad_given)) < 0))
+        return -1;
+    if (own) note_ignored_range(o, c, C, own, bad_own);
+    if (given) note_ignored_range(o, fallback, C, given, bad_given);
     return 0;
 }
 
