@@ -1224,8 +1224,11 @@ def test_a_joint_frames_parent_path_is_read_from_the_frame_as_opensim_reads_it(
         _load(str(path))
 
 
-@pytest.mark.parametrize("parent, y", [("../f_0", 0.2), ("/jointset/pin/f_0", 0.2),
-                                       ("../f", 0.1), ("../../../bodyset/link", 0.0)])
+@pytest.mark.parametrize("parent, y", [
+    ("../f_0", 0.2), ("/jointset/pin/f_0", 0.2), ("../f", 0.1), ("../../../bodyset/link", 0.0),
+    # absolute paths OpenSim normalizes, which urdf2dyn refused ("no such body or frame")
+    ("/bodyset/link/", 0.0), ("/bodyset//link", 0.0), ("/jointset/pin/f_0/", 0.2),
+    ("/jointset/pin/./f_0", 0.2), ("/jointset/x/../pin/f", 0.1), ("/bodyset/x/../link", 0.0)])
 def test_a_joint_frames_parent_path_opensim_reads_finds_its_frame(osim, tmp_path, parent, y):
     """The paths OpenSim 4.6 reads from a joint's frame: the marker on g where OpenSim puts
     it (the oracle), 0.05 m above its parent."""
@@ -1281,6 +1284,21 @@ def test_a_renamed_frame_is_said_once_however_many_sockets_name_it(osim, tmp_pat
         urdf2dyn.load(str(path))
     said = [str(w.message) for w in caught if "OpenSim 4.6 renames it 'f_0'" in str(w.message)]
     assert len(said) == 1, said
+
+
+@pytest.mark.parametrize("parent", ["/bodyset/f/link", "/ground/link", "/x/link", "/x/f",
+                                    "../../../ground/link", "/bodyset/ground"])
+def test_an_absolute_path_naming_no_component_is_refused_as_opensim(osim, tmp_path, parent):
+    """An absolute <socket_parent> path ending in a body's or a frame's name that names no
+    component there: OpenSim 4.6 fails to connect it (the oracle). urdf2dyn found the body
+    by the path's last name, or the frame among the joint's own, and loaded the model; it
+    refuses it, naming the element and the path it reads."""
+    path = tmp_path / "absolute.osim"
+    _frame_g_on(osim, path, parent)
+    assert "Failed to connect Socket 'parent'" in _initsystem_refuses(osim, path)
+    with pytest.raises(urdf2dyn.URDFError, match=r"<socket_parent>/[\w/]+</socket_parent>: no "
+                       "such body or frame"):
+        _load(str(path))
 
 
 def test_a_frame_renamed_past_name_0_is_refused_by_the_name_opensim_gives_it(osim,

@@ -397,15 +397,13 @@ static u2d_xml *component_at(osim *o, const char *p)
 }
 
 /* Socket path rel seen from the component at absolute path base ("..": base's owner), as
- * an absolute path into out; 0, or -1 when it climbs above the model or is too long. */
+ * an absolute path into out, normalized as OpenSim 4.6's ComponentPath is (an absolute rel
+ * too: "/bodyset/b/", "/bodyset//b" and "/jointset/j/../k/f" name /bodyset/b and
+ * /jointset/k/f); 0, or -1 when it climbs above the model or is too long. */
 static int join_path(const char *base, const char *rel, char *out, size_t size)
 {
     size_t n = 0;
-    if (rel[0] == '/') {
-        if (strlen(rel) >= size) return -1;
-        memcpy(out, rel, strlen(rel) + 1);
-        return 0;
-    }
+    if (rel[0] == '/') base = "";
     if (strlen(base) >= size) return -1;
     memcpy(out, base, strlen(base) + 1);
     n = strlen(out);
@@ -871,11 +869,22 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
     if (depth > MAX_FRAME_DEPTH)
         return fail_at(o, at, "frame '%.100s': offset frames nest more than %d deep (a cycle?)",
                        p, MAX_FRAME_DEPTH);
+    char normal[512];
+    int absolute = p[0] == '/';
+    if (absolute) {                 /* OpenSim 4.6 reads an absolute path normalized */
+        if (join_path("", p, normal, sizeof normal))
+            return fail_at(o, at, "<%s>%.100s</%s>: no such body or frame (the path climbs "
+                           "above the model)", u2d_xml_name(at), p, u2d_xml_name(at));
+        p = normal;
+    }
     const char *last = strrchr(p, '/');
     last = last ? last + 1 : p;
 
-    u2d_xml *frames_of = joint;
-    int absolute_body = strncmp(p, "/bodyset/", 9) == 0 || strcmp(p, "/ground") == 0;
+    /* an absolute path names a joint's frame under /jointset/ only, and a body as
+     * /bodyset/<body> or /ground, not by its last name ("/ground/b": OpenSim finds none) */
+    u2d_xml *frames_of = absolute ? NULL : joint;
+    int absolute_body = (strncmp(p, "/bodyset/", 9) == 0 && !strchr(p + 9, '/')) ||
+                        strcmp(p, "/ground") == 0;
     int in_jointset = strncmp(p, "/jointset/", 10) == 0;
     if (in_jointset) {                              /* a joint's frame, by its path */
         char jname[256];
@@ -929,8 +938,10 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
             return offset_frame(o, frames_of, f, NULL, depth, link, X);
         }
     }
-    int l = strcmp(last, "ground") == 0 ? 0 : -1;
-    for (int i = 1; i <= o->nbody && l < 0; i++)
+    /* -2: an absolute path no body has */
+    int l = !absolute ? (strcmp(last, "ground") == 0 ? 0 : -1)
+                      : strcmp(p, "/ground") == 0 ? 0 : absolute_body ? -1 : -2;
+    for (int i = 1; i <= o->nbody && l == -1; i++)
         if (strcmp(o->u->link[i].name, last) == 0) l = i;
     if (l < 0)
         return fail_at(o, at, "<%s>%.100s</%s>: no such body or frame", u2d_xml_name(at), p,
