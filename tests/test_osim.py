@@ -1301,6 +1301,63 @@ def test_an_absolute_path_naming_no_component_is_refused_as_opensim(osim, tmp_pa
         _load(str(path))
 
 
+def _repeated_joint_with_frames(osim, path, marker_frame):
+    """Joints 'pin' (ground to link1) and 'pin' again (link1 to link2, OpenSim's 'pin_0'),
+    each with a frame 'f' on link1 at its own offset; the second's parent frame is its 'g',
+    0.05 m along x of its '../f'; a marker 'M' on marker_frame; written to path."""
+    m = osim.Model()
+    links = [osim.Body(f"link{k}", 1.0 + k, osim.Vec3(0, -0.5, 0), osim.Inertia(0.1, 0.1, 0.1))
+             for k in (1, 2)]
+    for link in links:
+        m.addBody(link)
+    for k, (parent, child) in enumerate([(m.getGround(), links[0]), (links[0], links[1])]):
+        pin = osim.PinJoint(f"pin{k}", parent, osim.Vec3(0.1, -0.3 * k, 0), osim.Vec3(0, 0, 0.2),
+                            child, osim.Vec3(0.05, 0, 0), osim.Vec3(0))
+        pin.updCoordinate().setName(f"q{k}")
+        m.addJoint(pin)
+    m.finalizeConnections()
+    m.printToXML(str(path))
+    text = path.read_text().replace('"pin1"', '"pin0"')
+    frame = ('<PhysicalOffsetFrame name="f"><socket_parent>/bodyset/link1</socket_parent>'
+             '<translation>{}</translation></PhysicalOffsetFrame>')
+    first, second = text.split('<PinJoint name="pin0">')[1:]
+    second = second.replace("<frames>", "<frames>" + frame.format("0 0 0.7") +
+                            '<PhysicalOffsetFrame name="g"><socket_parent>../f</socket_parent>'
+                            '<translation>0.05 0 0</translation></PhysicalOffsetFrame>', 1)
+    second = re.sub(r"<socket_parent_frame>[^<]*</socket_parent_frame>",
+                    "<socket_parent_frame>g</socket_parent_frame>", second, count=1)
+    text = (text.split('<PinJoint name="pin0">')[0] + '<PinJoint name="pin0">' +
+            first.replace("<frames>", "<frames>" + frame.format("0 0.3 0"), 1) +
+            '<PinJoint name="pin0">' + second)
+    path.write_text(text.replace(
+        "</JointSet>", '</JointSet><MarkerSet name="markerset"><objects><Marker name="M">'
+        f'<socket_parent_frame>{marker_frame}</socket_parent_frame><location>0.1 0.2 0.3'
+        '</location></Marker></objects></MarkerSet>'))
+
+
+@pytest.mark.parametrize("marker_frame", ["/bodyset/link2", "/jointset/pin0_0/g"])
+def test_a_repeated_joints_frames_are_its_own_by_the_name_opensim_gives_it(osim, tmp_path,
+                                                                          marker_frame):
+    """Two joints written 'pin0', each with a frame 'f': OpenSim 4.6 names the second
+    'pin0_0', and its frame g's '../f' is /jointset/pin0_0/f, its own (the oracle: the
+    marker where OpenSim puts it). urdf2dyn read g's path from /jointset/pin0/g, the first
+    joint's, and put link2 on the first joint's f without a word; a socket naming
+    /jointset/pin0_0/g was refused."""
+    path = tmp_path / "repeated.osim"
+    _repeated_joint_with_frames(osim, path, marker_frame)
+    om = osim.Model(str(path))
+    state = om.initSystem()
+    assert om.getJointSet().get(1).getName() == "pin0_0"
+    theirs = om.getMarkerSet().get("M").getLocationInGround(state)
+    with pytest.warns(urdf2dyn.URDFWarning, match="named 'pin0_0', as OpenSim names it"):
+        model = urdf2dyn.load(str(path))
+    marker = model.markers[0]
+    pos, rot = model.forward_kinematics(np.zeros(model.nq))
+    link = list(model.link_names).index(marker.link)
+    np.testing.assert_allclose(pos[link] + rot[link] @ np.asarray(marker.position),
+                               [theirs.get(k) for k in range(3)], rtol=0, atol=1e-14)
+
+
 def test_a_frame_renamed_past_name_0_is_refused_by_the_name_opensim_gives_it(osim,
                                                                              tmp_path):
     """Frames q_0 then q in a joint with coordinate q: OpenSim 4.6 renames the second q_1

@@ -56,7 +56,8 @@ typedef struct {
     int nforcenode, capforcenode, ncomponentforce;
     const char **jname;         /* the joints' names as OpenSim gives them, in file order  */
     int *jnext;                 /* per name: the suffix a joint that repeats it tries first */
-    int njname, capjname, capjnext;
+    u2d_xml **jnode;            /* per name: the joint element it names                     */
+    int njname, capjname, capjnext, capjnode;
     struct joint_parts *jparts; /* OpenSim's names of the joints' parts, as sockets asked   */
     int njparts, capjparts;
 } osim;
@@ -565,6 +566,25 @@ static int station_defined_frame(osim *o, u2d_xml *joint, u2d_xml *f, const char
 
 static struct joint_parts *joint_part_names(osim *o, u2d_xml *joint);
 
+/* Joint's name in its path, /jointset/<name>: the one OpenSim 4.6 gives it (name_joint's,
+ * a repeated name suffixed), or as written for a joint not read yet. */
+static const char *joint_path_name(osim *o, u2d_xml *joint)
+{
+    for (int k = 0; k < o->njname; k++)
+        if (o->jnode[k] == joint) return o->jname[k];
+    const char *name = u2d_xml_attr(joint, "name");
+    return name ? name : "";
+}
+
+/* The joint /jointset/<name> names: the one read so far that OpenSim 4.6 names name (of two
+ * joints written 'pin', the second is 'pin_0'), else the JointSet's first written so. */
+static u2d_xml *joint_named(osim *o, const char *name)
+{
+    for (int k = 0; k < o->njname; k++)
+        if (strcmp(o->jname[k], name) == 0) return o->jnode[k];
+    return find_named(o->jointset, name);
+}
+
 /* The absolute path that frame f's <socket_parent>parent</socket_parent> names, into out: a
  * relative one seen from f (OpenSim resolves a socket's path from the component that owns
  * it, ".." its owner), whose path is where, or for a frame of joint's <frames> (where NULL)
@@ -577,10 +597,10 @@ static int socket_parent_path(osim *o, u2d_xml *joint, u2d_xml *f, const char *w
     if (!where) {
         struct joint_parts *P = joint_part_names(o, joint);
         if (!P) return -1;
-        const char *jname = u2d_xml_attr(joint, "name"), *fname = u2d_xml_attr(f, "name");
+        const char *fname = u2d_xml_attr(f, "name");
         for (int i = P->ncoord; i < P->n; i++)
             if (P->parts[i] == f) fname = P->names[i];
-        snprintf(own, sizeof own, "/jointset/%.200s/%.200s", jname ? jname : "",
+        snprintf(own, sizeof own, "/jointset/%.200s/%.200s", joint_path_name(o, joint),
                  fname ? fname : "");
         where = own;
     }
@@ -836,9 +856,9 @@ static int frame_opensim_names(osim *o, u2d_xml *joint, const char *name, u2d_xm
 static int joint_component_frame(osim *o, u2d_xml *joint, u2d_xml *f, int depth, int *link,
                                  u2d_xform *X)
 {
-    const char *jname = u2d_xml_attr(joint, "name"), *fname = u2d_xml_attr(f, "name");
     char where[512];
-    snprintf(where, sizeof where, "/jointset/%.200s/%.200s", jname ? jname : "", fname);
+    snprintf(where, sizeof where, "/jointset/%.200s/%.200s", joint_path_name(o, joint),
+             u2d_xml_attr(f, "name"));
     return offset_frame(o, NULL, f, where, depth, link, X);
 }
 
@@ -893,7 +913,7 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
         if (len >= sizeof jname) len = sizeof jname - 1;
         memcpy(jname, q, len);
         jname[len] = '\0';
-        frames_of = find_named(o->jointset, jname);
+        frames_of = joint_named(o, jname);
         /* a joint's frame is /jointset/<joint>/<frame>: OpenSim 4.6 finds nothing deeper,
          * nor under a joint the JointSet does not hold ("Failed to connect Socket") */
         if (!frames_of || !slash || !slash[1] || strchr(slash + 1, '/'))
@@ -1475,9 +1495,11 @@ static int name_joint(osim *o, u2d_xml *node)
     const char *owned = own_name(o, name, "");
     free(name);
     if (!owned || grow(o, (void **)&o->jname, &o->capjname, o->njname, sizeof *o->jname) ||
-        grow(o, (void **)&o->jnext, &o->capjnext, o->njname, sizeof *o->jnext))
+        grow(o, (void **)&o->jnext, &o->capjnext, o->njname, sizeof *o->jnext) ||
+        grow(o, (void **)&o->jnode, &o->capjnode, o->njname, sizeof *o->jnode))
         return -1;
     o->jnext[o->njname] = 0;
+    o->jnode[o->njname] = node;
     o->jname[o->njname++] = owned;
     snprintf(o->what, sizeof o->what, "joint '%.200s'", owned);
     if (given && given[0] && strcmp(given, owned) != 0)
@@ -2716,6 +2738,7 @@ u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])
     free(o.forcenode);
     free(o.jname);
     free(o.jnext);
+    free(o.jnode);
     free_joint_parts(&o);
     u2d_xml_free(doc);
     return u;
@@ -2727,6 +2750,7 @@ error:
     free(o.forcenode);
     free(o.jname);
     free(o.jnext);
+    free(o.jnode);
     free_joint_parts(&o);
     u->strings = NULL;
     u2d_urdf_free(u);
