@@ -1358,6 +1358,74 @@ def test_a_repeated_joints_frames_are_its_own_by_the_name_opensim_gives_it(osim,
                                [theirs.get(k) for k in range(3)], rtol=0, atol=1e-14)
 
 
+def _two_pins_second_parent_on(osim, path, parent_frame, frame_named_link1=False):
+    """Pins 'pin1' (ground to link1) and 'pin2' (link1 to link2), each joint's frames at
+    their own offsets, pin2's <socket_parent_frame> parent_frame, a marker 'M' on link2, and
+    with frame_named_link1 a frame of pin2 named 'link1' 0.3 m up on link1; written to path."""
+    m = osim.Model()
+    links = [osim.Body(f"link{k}", 1.0 + k, osim.Vec3(0, -0.5, 0), osim.Inertia(0.1, 0.1, 0.1))
+             for k in (1, 2)]
+    for link in links:
+        m.addBody(link)
+    for k, (parent, child) in enumerate([(m.getGround(), links[0]), (links[0], links[1])]):
+        pin = osim.PinJoint(f"pin{k + 1}", parent, osim.Vec3(0.1, 0.2 - k, 0.3 * k),
+                            osim.Vec3(0, 0, 0.2 + k), child, osim.Vec3(0.05, 0.01, 0),
+                            osim.Vec3(0.1 * k, 0, 0))
+        pin.updCoordinate().setName(f"q{k + 1}")
+        m.addJoint(pin)
+    m.finalizeConnections()
+    m.printToXML(str(path))
+    head, second = path.read_text().split('<PinJoint name="pin2">')
+    second = second.replace("<socket_parent_frame>link1_offset</socket_parent_frame>",
+                            f"<socket_parent_frame>{parent_frame}</socket_parent_frame>", 1)
+    if frame_named_link1:
+        second = second.replace(
+            "<frames>", '<frames><PhysicalOffsetFrame name="link1"><socket_parent>/bodyset/'
+            'link1</socket_parent><translation>0 0.3 0</translation></PhysicalOffsetFrame>', 1)
+    path.write_text((head + '<PinJoint name="pin2">' + second).replace(
+        "</JointSet>", '</JointSet><MarkerSet name="markerset"><objects><Marker name="M">'
+        '<socket_parent_frame>/bodyset/link2</socket_parent_frame><location>0.1 0.2 0.3'
+        '</location></Marker></objects></MarkerSet>'))
+
+
+@pytest.mark.parametrize("parent_frame, frame_named_link1", [
+    ("../pin1/link1_offset", False), ("../../jointset/pin1/link1_offset", False),
+    ("../../bodyset/link1", True), ("link1_offset/", False), ("./link1_offset", False)])
+def test_a_joints_socket_path_is_read_from_the_joint_as_opensim_reads_it(
+        osim, tmp_path, parent_frame, frame_named_link1):
+    """A joint's <socket_parent_frame> relative path: OpenSim 4.6 reads it from the joint
+    (/jointset/pin2), '..' the JointSet (the oracle: where it puts a marker on link2).
+    urdf2dyn looked the path's last name up among the joint's own frames, then the bodies:
+    it put pin2 on its own link1_offset for pin1's, or on its frame named link1 for the body,
+    without a word, and refused 'link1_offset/'."""
+    path = tmp_path / "socket.osim"
+    _two_pins_second_parent_on(osim, path, parent_frame, frame_named_link1)
+    om = osim.Model(str(path))
+    state = om.initSystem()
+    theirs = om.getMarkerSet().get("M").getLocationInGround(state)
+    model = _load(str(path))
+    marker = model.markers[0]
+    pos, rot = model.forward_kinematics(np.zeros(model.nq))
+    link = list(model.link_names).index(marker.link)
+    np.testing.assert_allclose(pos[link] + rot[link] @ np.asarray(marker.position),
+                               [theirs.get(k) for k in range(3)], rtol=0, atol=1e-14)
+
+
+@pytest.mark.parametrize("parent_frame", ["link1", "../link1_offset", "../pin1"])
+def test_a_joints_socket_path_naming_nothing_from_the_joint_is_refused(osim, tmp_path,
+                                                                       parent_frame):
+    """A joint's socket path that names nothing seen from the joint ('link1' is
+    /jointset/pin2/link1): OpenSim 4.6 fails to connect it (the oracle). urdf2dyn found a
+    body or frame by the path's last name and loaded the model; it refuses it, naming the
+    element and the path it reads."""
+    path = tmp_path / "socket.osim"
+    _two_pins_second_parent_on(osim, path, parent_frame)
+    assert "Failed to connect Socket 'parent_frame'" in _initsystem_refuses(osim, path)
+    with pytest.raises(urdf2dyn.URDFError, match=re.escape(
+            f"<socket_parent_frame>{parent_frame}</socket_parent_frame> names '/jointset/")):
+        _load(str(path))
+
+
 def test_a_frame_renamed_past_name_0_is_refused_by_the_name_opensim_gives_it(osim,
                                                                              tmp_path):
     """Frames q_0 then q in a joint with coordinate q: OpenSim 4.6 renames the second q_1

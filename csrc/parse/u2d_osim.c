@@ -1878,6 +1878,21 @@ static int written_by_a_beta(const osim *o, u2d_xml *node)
            (o->u->osim.version >= 30500 && o->u->osim.version < OSIM_VERSION_OF_SOCKETS);
 }
 
+/* The absolute path that a joint's socket element sock, written path, names, into out: seen
+ * from the joint at absolute path at, as OpenSim 4.6 reads it ("ground_offset" its own
+ * frame, "../../bodyset/b" a body, "../j/f" another joint's frame, "b" nothing). */
+static int joint_socket_path(osim *o, u2d_xml *sock, const char *at, const char *path,
+                             char *out, size_t size)
+{
+    const char *p = path;
+    while (u2d_is_blank(*p)) p++;
+    if (!*p) return fail_at(o, sock, "<%s> is empty: name the frame", u2d_xml_name(sock));
+    if (!join_path(at, p, out, size)) return 0;
+    return fail_at(o, sock, "<%s>%.90s</%s> of '%.90s': no such frame (the path climbs "
+                   "above the model, or is too long)", u2d_xml_name(sock), path,
+                   u2d_xml_name(sock), at);
+}
+
 /* OpenSim 4: a joint of the <JointSet>. */
 static int read_joint4(osim *o, u2d_xml *node)
 {
@@ -1897,8 +1912,12 @@ static int read_joint4(osim *o, u2d_xml *node)
     if (reverse_without_connectors(o, node)) return -1;
     int parent, child;
     u2d_xform XF, XM;
-    if (resolve_frame(o, node, ps, pf, 0, &parent, &XF) ||
-        resolve_frame(o, node, cs, cf, 0, &child, &XM)) return -1;
+    char at[300], parent_path[512], child_path[512];
+    snprintf(at, sizeof at, "/jointset/%.200s", joint_path_name(o, node));
+    if (joint_socket_path(o, ps, at, pf, parent_path, sizeof parent_path) ||
+        joint_socket_path(o, cs, at, cf, child_path, sizeof child_path) ||
+        resolve_frame(o, node, ps, parent_path, 0, &parent, &XF) ||
+        resolve_frame(o, node, cs, child_path, 0, &child, &XM)) return -1;
     const char *slash = strrchr(cf, '/');
     u2d_xml *coords = u2d_xml_child(node, "coordinates");
     if (!coords) coords = u2d_xml_child(node, "CoordinateSet");
