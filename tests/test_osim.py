@@ -1296,8 +1296,8 @@ def test_an_absolute_path_naming_no_component_is_refused_as_opensim(osim, tmp_pa
     path = tmp_path / "absolute.osim"
     _frame_g_on(osim, path, parent)
     assert "Failed to connect Socket 'parent'" in _initsystem_refuses(osim, path)
-    with pytest.raises(urdf2dyn.URDFError, match=r"<socket_parent>/[\w/]+</socket_parent>: no "
-                       "such body or frame"):
+    with pytest.raises(urdf2dyn.URDFError, match=r"<socket_parent>[\w/.]+</socket_parent>"
+                       r"( names '/[\w/]+')?: no such body or frame"):
         _load(str(path))
 
 
@@ -1423,6 +1423,53 @@ def test_a_joints_socket_path_naming_nothing_from_the_joint_is_refused(osim, tmp
     assert "Failed to connect Socket 'parent_frame'" in _initsystem_refuses(osim, path)
     with pytest.raises(urdf2dyn.URDFError, match=re.escape(
             f"<socket_parent_frame>{parent_frame}</socket_parent_frame> names '/jointset/")):
+        _load(str(path))
+
+
+def _two_pins_marker_on(osim, path, marker_frame):
+    """_two_pins_second_parent_on's model, pin2 on its own link1_offset, its marker 'M' on
+    <socket_parent_frame>marker_frame, written to path."""
+    _two_pins_second_parent_on(osim, path, "link1_offset")
+    path.write_text(path.read_text().replace(
+        "<socket_parent_frame>/bodyset/link2</socket_parent_frame>",
+        f"<socket_parent_frame>{marker_frame}</socket_parent_frame>"))
+
+
+@pytest.mark.parametrize("marker_frame", ["../../jointset/pin1/link1_offset",
+                                          "../../jointset/pin2/link1_offset",
+                                          "../../bodyset/link1", "../../ground"])
+def test_a_markers_socket_path_is_read_from_the_marker_as_opensim_reads_it(osim, tmp_path,
+                                                                          marker_frame):
+    """A marker's relative <socket_parent_frame>: OpenSim 4.6 reads it from the marker
+    (/markerset/M), '../..' the model (the oracle: where it puts the marker). urdf2dyn
+    looked up the path's last name among the bodies only, and refused a joint's frame."""
+    path = tmp_path / "marker.osim"
+    _two_pins_marker_on(osim, path, marker_frame)
+    om = osim.Model(str(path))
+    state = om.initSystem()
+    theirs = om.getMarkerSet().get("M").getLocationInGround(state)
+    model = _load(str(path))
+    marker = model.markers[0]
+    pos, rot = model.forward_kinematics(np.zeros(model.nq))
+    link = list(model.link_names).index(marker.link)
+    np.testing.assert_allclose(pos[link] + rot[link] @ np.asarray(marker.position),
+                               [theirs.get(k) for k in range(3)], rtol=0, atol=1e-14)
+
+
+@pytest.mark.parametrize("marker_frame, read", [("link1", "/markerset/M/link1"),
+                                                ("../bodyset/link1", "/markerset/bodyset/link1"),
+                                                ("ground", "/markerset/M/ground")])
+def test_a_markers_socket_path_naming_nothing_from_the_marker_is_refused(
+        osim, tmp_path, marker_frame, read):
+    """A marker's socket path naming nothing seen from the marker ('link1' is
+    /markerset/M/link1): OpenSim 4.6 fails to connect it (the oracle). urdf2dyn found the
+    body by the path's last name; it refuses it, naming the element and the path it reads."""
+    path = tmp_path / "marker.osim"
+    _two_pins_marker_on(osim, path, marker_frame)
+    assert "Failed to connect Socket 'parent_frame'" in _initsystem_refuses(osim, path)
+    with pytest.raises(urdf2dyn.URDFError, match=re.escape(
+            f"<socket_parent_frame>{marker_frame}</socket_parent_frame> names '{read}': no "
+            "such body or frame")):
         _load(str(path))
 
 

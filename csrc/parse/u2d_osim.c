@@ -963,6 +963,15 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
                       : strcmp(p, "/ground") == 0 ? 0 : absolute_body ? -1 : -2;
     for (int i = 1; i <= o->nbody && l == -1; i++)
         if (strcmp(o->u->link[i].name, last) == 0) l = i;
+    const char *written = u2d_xml_text(at);
+    while (u2d_is_blank(*written)) written++;
+    size_t wlen = strlen(written);
+    while (wlen > 0 && u2d_is_blank(written[wlen - 1])) wlen--;
+    if (l < 0 && (wlen != strlen(p) || strncmp(written, p, wlen) != 0))
+        /* a relative path: the element and the path it is read as */
+        return fail_at(o, at, "<%s>%.*s</%s> names '%.100s': no such body or frame",
+                       u2d_xml_name(at), wlen < 90 ? (int)wlen : 90, written,
+                       u2d_xml_name(at), p);
     if (l < 0)
         return fail_at(o, at, "<%s>%.100s</%s>: no such body or frame", u2d_xml_name(at), p,
                        u2d_xml_name(at));
@@ -1878,11 +1887,11 @@ static int written_by_a_beta(const osim *o, u2d_xml *node)
            (o->u->osim.version >= 30500 && o->u->osim.version < OSIM_VERSION_OF_SOCKETS);
 }
 
-/* The absolute path that a joint's socket element sock, written path, names, into out: seen
- * from the joint at absolute path at, as OpenSim 4.6 reads it ("ground_offset" its own
- * frame, "../../bodyset/b" a body, "../j/f" another joint's frame, "b" nothing). */
-static int joint_socket_path(osim *o, u2d_xml *sock, const char *at, const char *path,
-                             char *out, size_t size)
+/* The absolute path that socket element sock, written path, names, into out: seen from the
+ * component at absolute path at, as OpenSim 4.6 reads it (from a joint: "ground_offset" its
+ * own frame, "../../bodyset/b" a body, "../j/f" another joint's frame, "b" nothing). */
+static int socket_path_from(osim *o, u2d_xml *sock, const char *at, const char *path,
+                            char *out, size_t size)
 {
     const char *p = path;
     while (u2d_is_blank(*p)) p++;
@@ -1914,8 +1923,8 @@ static int read_joint4(osim *o, u2d_xml *node)
     u2d_xform XF, XM;
     char at[300], parent_path[512], child_path[512];
     snprintf(at, sizeof at, "/jointset/%.200s", joint_path_name(o, node));
-    if (joint_socket_path(o, ps, at, pf, parent_path, sizeof parent_path) ||
-        joint_socket_path(o, cs, at, cf, child_path, sizeof child_path) ||
+    if (socket_path_from(o, ps, at, pf, parent_path, sizeof parent_path) ||
+        socket_path_from(o, cs, at, cf, child_path, sizeof child_path) ||
         resolve_frame(o, node, ps, parent_path, 0, &parent, &XF) ||
         resolve_frame(o, node, cs, child_path, 0, &child, &XM)) return -1;
     const char *slash = strrchr(cf, '/');
@@ -2033,7 +2042,15 @@ static int read_markers(osim *o)
         if (read_child(o, m, "location", 3, p)) return -1;
         int link;
         u2d_xform X;
-        if (resolve_frame(o, NULL, at, ref, 0, &link, &X)) return -1;
+        /* a released OpenSim 4 file's socket path is seen from the marker, /markerset/<name>
+         * ("../../bodyset/b"; "b" names nothing); OpenSim 3's <body> names a body */
+        char where[300], path[512];
+        snprintf(where, sizeof where, "/markerset/%.200s", name);
+        int socket = o->u->osim.version >= OSIM_VERSION_OF_SOCKETS &&
+                     strcmp(u2d_xml_name(at), "socket_parent_frame") == 0;
+        if ((socket && socket_path_from(o, at, where, ref, path, sizeof path)) ||
+            resolve_frame(o, NULL, at, socket ? path : ref, 0, &link, &X))
+            return -1;
         u2d_multv3(X.E, p, q);                  /* frame point -> link frame */
         if (grow(o, (void **)&u->marker, &o->capmarker, u->nmarker, sizeof *u->marker) ||
             grow(o, (void **)&u->osim.marker, &o->capdocmarker, u->nmarker,
