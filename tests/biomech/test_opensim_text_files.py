@@ -451,6 +451,25 @@ def test_a_time_column_opensim_does_not_read_is_warned_about(osim, tmp_path):
         np.testing.assert_array_equal(formats.read_opensim(path).time, times)
 
 
+@pytest.mark.parametrize("version", [1, 3])
+def test_a_column_named_time_in_another_case_is_data_as_opensim_reads_it(osim, tmp_path,
+                                                                          version):
+    """A 'time' column and another labelled 'Time': OpenSim 4.6's Storage and TimeSeriesTable
+    read 'Time' as a column of data; urdf2dyn dropped it silently (it skipped every column
+    named time in any case)."""
+    path = tmp_path / "two.sto"
+    path.write_text(f"two\nversion={version}\nnRows=3\nnColumns=3\ninDegrees=no\nendheader\n"
+                    "time\ta\tTime\n0\t1\t10\n0.01\t2\t20\n0.02\t3\t30\n")
+    table = osim.TimeSeriesTable(str(path))
+    assert list(table.getColumnLabels()) == ["a", "Time"]
+    expected = table.getDependentColumn("Time").to_numpy()
+    assert _storage(osim, path)[0] == ["time", "a", "Time"]
+    ours = formats.read_opensim(path)
+    assert ours.names == ["a", "Time"]
+    np.testing.assert_array_equal(ours.q[:, 1], expected)
+    np.testing.assert_array_equal(ours.time, [0.0, 0.01, 0.02])
+
+
 def _trc(path, keys="DataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\tOrigDataRate\t"
                     "OrigDataStartFrame\tOrigNumFrames", labels="Frame#\tTime"):
     """A .trc of one marker, three frames (mm), its key line and label line as given."""

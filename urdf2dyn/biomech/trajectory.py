@@ -442,7 +442,8 @@ def _from_table(header, data, source, degrees=False, model=None, linear=(), mapp
                           f"{header}){hint}")
     if len(set(header)) != len(header):
         raise MotionError(f"{source}: duplicate columns {duplicated(header)}")
-    t = data[:, lower.index("time")]
+    k_time = lower.index("time")
+    t = data[:, k_time]
     if len(t) and (not np.all(np.isfinite(t)) or np.any(np.diff(t) <= 0)):
         bad = np.flatnonzero(~np.isfinite(t))
         bad = bad if len(bad) else np.flatnonzero(np.diff(t) <= 0) + 1
@@ -454,7 +455,7 @@ def _from_table(header, data, source, degrees=False, model=None, linear=(), mapp
         raise MotionError(_odd_steps_message(source, t, odd))
     qcols, vcols, acols, force = [], [], [], {}
     for k, h in enumerate(header):
-        if h.lower() == "time":
+        if k == k_time:     # another column named 'Time' is data, as OpenSim 4.6 reads it
             continue
         m = _FORCE_RE.match(h)
         o = opensim_force_column(h)
