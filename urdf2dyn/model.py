@@ -567,6 +567,16 @@ def _decode(data, where, strict=False):
 #: Characters OpenSim 4.6 refuses in a component's name (Component::finalizeFromProperties
 #: checks it with ComponentPath's invalid characters): it refuses to load a model holding one.
 OPENSIM_NAME_FORBIDDEN = "\\/*+ \t\n"
+#: The first .osim document version whose names OpenSim 4.6 reads as written: from an older
+#: file (OpenSim 3's) it removes white space from each name instead of refusing the model.
+OPENSIM_VERSION_NAMES_KEEP_BLANKS = 30500
+
+
+def _some_names(named):
+    """'marker 'a b', joint 'c+d' and 2 more' for {name: kind}: the first three named."""
+    shown = ", ".join(f"{kind} {name!r}" for name, kind in list(named.items())[:3])
+    return shown + (f" and {len(named) - 3} more" if len(named) > 3 else "")
+
 
 #: The suffixes of the mesh files an MJCF's <mesh file=...> names (MuJoCo reads these).
 _MESH_SUFFIXES = (".stl", ".obj", ".msh")
@@ -633,10 +643,9 @@ class Model:
                                               for n in _names(j, _V_SUFFIXES))
         self._signatures: dict[int, tuple] = {}     # algo -> the core's signature()
         self._osim_names()
-        refused = self._names_opensim_refuses()
-        if refused:
-            self.findings += ((0, refused),)
-            model_finding(_where(source, 0) + refused, strict)
+        for message in self._names_opensim_refuses():
+            self.findings += ((0, message),)
+            model_finding(_where(source, 0) + message, strict)
         self._arcs = self._arc_angles()
         passive = applied_by_opensim(self.forces)
         if passive:
@@ -755,11 +764,14 @@ class Model:
         return read
 
     def _names_opensim_refuses(self):
-        """The finding for an .osim naming a component with a character OpenSim 4.6 allows in
-        no name (a joint named with &#10; in its XML), or None: urdf2dyn reads any text as a
-        name, but OpenSim refuses to load the model, so its tools never run on it."""
+        """The findings for an .osim naming a component with a character OpenSim 4.6 allows in
+        no name (a joint named with &#10; in its XML): urdf2dyn reads any text as a name, but
+        OpenSim refuses to load the model, so its tools never run on it; or, in a file older
+        than version 30500, removes the white space from the name (it does so for the files
+        of OpenSim 3, whose names could hold blanks), a name the file's other users do not
+        know."""
         if not self._opensim:
-            return None
+            return []
         named = {}
         for kind, names in (("joint", [j.name for j in self.joints]),
                             ("body or frame", self.link_names),
@@ -769,14 +781,27 @@ class Model:
                 if any(c in OPENSIM_NAME_FORBIDDEN for c in name):
                     named.setdefault(name, kind)
         if not named:
-            return None
-        shown = ", ".join(f"{kind} {name!r}" for name, kind in list(named.items())[:3])
-        more = f" and {len(named) - 3} more" if len(named) > 3 else ""
-        hold = "holds" if len(named) == 1 else "hold"
-        return (f"OpenSim 4.6 refuses to load this model: {shown}{more} {hold} a character "
-                "OpenSim allows in no name (\\ / * + or white space); urdf2dyn read the names "
-                "as written. Rename them (e.g. with '_' for those characters) for OpenSim to "
-                "open the model")
+            return []
+        renamed = {}
+        if self._c.osim_doc()["version"] < OPENSIM_VERSION_NAMES_KEEP_BLANKS:
+            renamed = {n: k for n, k in named.items() if not any(c in "\\/*+" for c in n)}
+            named = {n: k for n, k in named.items() if n not in renamed}
+        findings = []
+        if named:
+            findings.append(f"OpenSim 4.6 refuses to load this model: {_some_names(named)} "
+                            f"{'holds' if len(named) == 1 else 'hold'} a character OpenSim "
+                            "allows in no name (\\ / * + or white space); urdf2dyn read the "
+                            "names as written. Rename them (e.g. with '_' for those "
+                            "characters) for OpenSim to open the model")
+        if renamed:
+            findings.append(
+                f"OpenSim 4.6 reads {_some_names(renamed)} without "
+                f"{'its' if len(renamed) == 1 else 'their'} white space (e.g. "
+                f"{''.join(next(iter(renamed)).split())!r}): it removes white space from the "
+                f"names of a file older than version {OPENSIM_VERSION_NAMES_KEEP_BLANKS} "
+                "(this one is older); urdf2dyn read the names as written. Rename them in the "
+                "file for both to use the same names")
+        return findings
 
     def _osim_names(self):
         """An OpenSim model's names: q_names/v_names are its coordinate names; markers and

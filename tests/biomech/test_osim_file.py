@@ -295,7 +295,12 @@ def test_a_marker_that_could_not_name_its_body_is_refused(body):
             'name="j"><parent_body>ground</parent_body><CoordinateSet><objects><Coordinate '
             'name="q"/></objects></CoordinateSet></PinJoint></Joint></Body></objects>'
             '</BodySet></Model></OpenSimDocument>')
-    model = urdf2dyn.load(text)
+    if any(c in " \t" for c in body):      # OpenSim 4.6 reads this version's 'a\t' as 'a'
+        with pytest.warns(urdf2dyn.URDFWarning, match=r"reads body or frame .* without its "
+                                                      r"white space \(e.g. 'a'\)"):
+            model = urdf2dyn.load(text)
+    else:
+        model = urdf2dyn.load(text)
     e = OsimEdit(model)
     e.add_marker("NEW", model.link_names[-1], (0.1, 0.2, 0.3))
     with pytest.raises(ValueError, match="a marker cannot name it"):

@@ -286,6 +286,37 @@ def test_an_osim_name_opensim_refuses_to_load_is_warned_about(osim, tmp_path, jo
         urdf2dyn.load(path, strict=True)
 
 
+@pytest.mark.parametrize("name", ["r acromion", "r&#9;acromion", " r acromion "])
+def test_an_opensim_3_name_holding_blanks_is_said_read_without_them_not_refused(osim, tmp_path,
+                                                                                name):
+    """opensim-core's arm26.osim (document version 10901) with its marker r_acromion named
+    with white space: OpenSim 4.6 loads it, removing the white space from the name (it does
+    so for files older than version 30500). Before, urdf2dyn warned that OpenSim refuses to
+    load the model; it says now the name OpenSim reads."""
+    import warnings
+
+    import urdf2dyn
+    from urdf2dyn import URDFWarning
+    source = os.path.join(os.path.dirname(__file__), os.pardir, "data", "opensim_core",
+                          "arm26.osim")
+    with open(source, encoding="utf-8") as f:
+        text = f.read()
+    assert 'Version="10901"' in text and '<Marker name="r_acromion">' in text
+    path = tmp_path / "arm26.osim"
+    path.write_text(text.replace('<Marker name="r_acromion">', f'<Marker name="{name}">'))
+    model = osim.Model(str(path))
+    model.initSystem()
+    opensims = model.getMarkerSet().get(0).getName()
+    assert opensims == "racromion"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        urdf2dyn.load(path)
+    said = [str(w.message) for w in caught if issubclass(w.category, URDFWarning)]
+    assert not any("refuses to load" in m for m in said), said
+    assert any(f"reads marker {name.replace('&#9;', chr(9))!r} without its white space (e.g. "
+               f"{opensims!r})" in m for m in said), said
+
+
 # ------------------------------------------------ a job of several files: none or all
 
 def test_rra_refuses_an_actuator_name_holding_a_tab_before_writing_any_result(tmp_path):
