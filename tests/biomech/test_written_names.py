@@ -380,3 +380,36 @@ def test_external_loads_refuse_a_foot_key_holding_a_tab_writing_neither_file(tmp
     with pytest.raises(MotionError, match=r"'R\\tx_ground_force_vx'"):
         write_external_loads(path, loads, {"R\tx": "calcn_r"})
     assert os.listdir(tmp_path) == []
+
+
+def test_ik_refuses_a_coordinate_its_motion_cannot_hold_before_fitting(tmp_path, monkeypatch):
+    """Gait2392's IK setup with the coordinate mtp_angle_r named 'mtp&#x2028;angle_r' (a
+    character OpenSim 4.6 allows in a name, and which ends a line for str.splitlines, hence
+    for urdf2dyn's readers). Before, the IK fitted every frame and created the results
+    directory, then refused the .mot for the name; now it refuses first, fitting and creating
+    nothing."""
+    import re
+    import shutil
+
+    from urdf2dyn.biomech import ik
+    source = os.path.join(os.path.dirname(__file__), os.pardir, "data", "ik", "gait2392")
+    folder = tmp_path / "setup"
+    shutil.copytree(source, folder)
+    for name in ("subject01_simbody.osim", "subject01_Setup_IK.xml"):
+        path = folder / name
+        text = path.read_text()
+        assert "mtp_angle_r" in text
+        path.write_text(text.replace("mtp_angle_r", "mtp&#x2028;angle_r"))
+    setup = folder / "subject01_Setup_IK.xml"
+    setup.write_text(re.sub(r"<results_directory>[^<]*</results_directory>",
+                            "<results_directory>results</results_directory>",
+                            setup.read_text()))
+
+    def fitted(*args, **kwargs):
+        raise AssertionError("the IK fitted the markers before refusing")
+
+    monkeypatch.setattr(ik, "fit", fitted)
+    before = set(os.listdir(folder))
+    with pytest.raises(MotionError, match=re.escape(repr("mtp\u2028angle_r"))):
+        ik.run_setup(setup)
+    assert set(os.listdir(folder)) == before, set(os.listdir(folder)) - before

@@ -817,6 +817,8 @@ def _run_setup(setup, output, model, markers, marker_data, read_marker_file, thr
             raise IKSetupError(f"{s.path}: <model_file> {s.model_file}: cannot be loaded "
                                f"({e}); give another ({named.ik_model})") from None
         model._check_couplers()             # names the couplers and the model's file
+    if out:
+        _refuse_an_unwritable_motion(out, model, s)
     if marker_data is None:
         if not s.marker_file:
             raise IKSetupError(f"{s.path}: <marker_file> is not set (empty or Unassigned): "
@@ -905,6 +907,16 @@ def _errors_path(out, s, given=False):
     folder = os.path.dirname(os.path.abspath(out)) if given else _results_directory(s)
     motion = os.path.splitext(os.path.basename(out))[0]
     return os.path.join(folder, f"{motion}_urdf2dyn_marker_errors.sto")
+
+
+def _refuse_an_unwritable_motion(out, model, s):
+    """Refuse, before reading the markers and fitting them, a coordinate name or a title the
+    .mot cannot hold (formats._cells): the fit of a long trial takes minutes, and its results
+    directory would be left behind empty."""
+    from .formats._cells import refuse_unwritable_names, refuse_unwritable_title
+    refuse_unwritable_title(out, s.name or "ik", s.path)
+    refuse_unwritable_names(out, model.q_names, "coordinate", f"model {model.name!r}",
+                            index="time")
 
 
 def _write(out, result, model, s, errors):
