@@ -200,6 +200,27 @@ def test_torques_of_a_joint_named_with_a_line_break_are_refused_naming_it(tmp_pa
     assert not (tmp_path / output).exists()
 
 
+def test_torques_of_a_batch_refuse_a_joint_name_before_making_its_output_folder(tmp_path):
+    """The joint 'knee&#10;left' with two motions and -o a folder: before, torques made the
+    folder and computed every trial, then refused the first file for the name, leaving an
+    empty folder; now it refuses before, making and computing nothing."""
+    robot = tmp_path / "r.urdf"
+    robot.write_text(_URDF_NAMED_WITH_A_LINE_BREAK)
+    t = np.linspace(0.0, 1.0, 11)
+    motions = [tmp_path / "m1.csv", tmp_path / "m2.csv"]
+    for motion in motions:
+        np.savetxt(motion, np.column_stack([t, np.sin(t)]), delimiter=",",
+                   header="time,q0", comments="")
+    mapping = tmp_path / "map.json"
+    mapping.write_text('{"q0": "knee\\nleft"}')
+    out = tmp_path / "torques"
+    status, _, err = run_here(["torques", str(robot), *map(str, motions), "--mapping",
+                               str(mapping), "-o", str(out), "--no-progress"])
+    assert status != 0 and "Traceback" not in err, err
+    assert repr("knee\nleft") in err and "model 'r'" in err, err
+    assert not out.exists()
+
+
 def test_convert_refuses_a_c3d_label_holding_a_tab_naming_it_and_the_c3d(tmp_path):
     """A C3D's POINT:LABELS are free text: ezc3d writes and reads a label 'a\\tb' whole, and
     urdf2dyn reads it so too. Before, `urdf2dyn convert X.c3d -o X.trc` wrote it as it is: a

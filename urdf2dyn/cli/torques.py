@@ -50,6 +50,10 @@ def cmd_torques(args):
                  couplers=args.couplers)
     notes = [note for note in [set_gravity(model, args.gravity)] if note]
     _check_mass(model, args)
+    if args.output:                     # before a batch's folders are made and its trials run
+        from ..biomech.formats.torques import refuse_unwritable_torques
+        refuse_unwritable_torques(_out_path(args.output, jobs[0][0], multi, "_torques",
+                                            args.format), model)
     for path in (args.output, args.plot, args.residuals):
         if multi and path:
             os.makedirs(path, exist_ok=True)

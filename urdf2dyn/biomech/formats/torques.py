@@ -11,6 +11,7 @@ import os
 import numpy as np
 
 from ..trajectory import MotionError, _indices, _TORQUE_SUFFIX_RE, angle_columns
+from ._cells import refuse_unwritable_names
 from .csv import _EXACT, write_table
 from .opensim import _write_sto, read_opensim
 
@@ -43,6 +44,24 @@ def torque_units(model, per_kg=False):
     return [("N·m" if a else "N") + kg for a in turns]
 
 
+_ORIGIN = "the coordinates of model {!r}"
+
+
+def refuse_unwritable_torques(path, model):
+    """MotionError when the torques of model cannot be written to path (.sto/.mot: its
+    torque_names, .csv: its v_names; formats._cells): for a caller to learn it before
+    computing them, which write_torques learns only when writing them."""
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    if ext in (".sto", ".mot"):
+        names, separator = torque_names(model), "\t"
+    elif ext == ".csv":
+        names, separator = list(model.v_names), None
+    else:
+        return                                  # write_torques refuses the suffix
+    refuse_unwritable_names(os.fspath(path), names, "column label", _ORIGIN.format(model.name),
+                            separator=separator, index="time")
+
+
 def write_torques(path, t, tau, model, per_kg=False, name=None, order=None):
     """Write generalized forces tau (N, model.nv) at times t (N,): the one way to save torques.
 
@@ -66,7 +85,7 @@ def write_torques(path, t, tau, model, per_kg=False, name=None, order=None):
         k = [names.index(n) for n in order]
         tau, names, cols = tau[:, k], [names[i] for i in k], [cols[i] for i in k]
     ext = os.path.splitext(os.fspath(path))[1].lower()
-    origin = f"the coordinates of model {model.name!r}"
+    origin = _ORIGIN.format(model.name)
     if ext in (".sto", ".mot"):
         unit = "N·m/kg, N/kg" if per_kg else "N·m, N"
         _write_sto(path, ["time", *cols], np.column_stack([t, tau]), False,
