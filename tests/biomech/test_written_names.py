@@ -365,6 +365,35 @@ def test_rra_refuses_an_actuator_name_holding_a_tab_before_writing_any_result(tm
     assert repr("F\tY") in err and str(actuators) in err, err
 
 
+def test_rra_refuses_an_actuator_name_holding_a_tab_before_reducing(tmp_path, monkeypatch):
+    """The same setup: before, rra reduced the residuals over the whole time range (the job's
+    minutes), then refused the name when writing; now it refuses before reducing."""
+    import re
+    import shutil
+    import warnings
+
+    from urdf2dyn.biomech import rra
+    from urdf2dyn.warn import Urdf2dynWarning
+    source = os.path.join(os.path.dirname(__file__), os.pardir, "data", "opensim_models",
+                          "Gait2354_Simbody")
+    folder = tmp_path / "setup"
+    shutil.copytree(source, folder)
+    actuators = folder / "gait2354_RRA_Actuators.xml"
+    actuators.write_text(actuators.read_text().replace('<PointActuator name="FY">',
+                                                       '<PointActuator name="F&#9;Y">'))
+
+    def reduced(*args, **kwargs):
+        raise AssertionError("the residuals were reduced before the refusal")
+
+    monkeypatch.setattr(rra, "reduce_residuals", reduced)
+    results = tmp_path / "results"
+    with warnings.catch_warnings(), \
+            pytest.raises(MotionError, match=re.escape(repr("F\tY"))):
+        warnings.simplefilter("ignore", Urdf2dynWarning)     # the setup's, said by the CLI test
+        rra.run_rra(folder / "subject01_Setup_RRA.xml", results_directory=results)
+    assert not results.exists()
+
+
 def test_scale_refuses_a_coordinate_its_motion_file_cannot_hold_before_writing_a_model(
         tmp_path):
     """Gait2354's scale setup with the coordinate mtp_angle_r named 'mtp&#x2028;angle_r' (a

@@ -228,6 +228,9 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
             f_ext = loads.wrenches(model, t, q0, strict=strict, interpolation="spline")
 
     com_body = su.adjusted_com_body if su.adjust_com else None
+    if write:       # before the reduction, the job's minutes
+        folder = results_directory or su.results_directory
+        _refuse_unwritable_columns(su, model, actuators, dict(result_files(su, folder)))
     try:
         red = reduce_residuals(model, t, q0, v0, a0, f_ext, actuators=actuators,
                                tracking=tracking, com_body=com_body, adjust_mass=su.adjust_com,
@@ -405,7 +408,7 @@ def _write(result, folder, model_file, inputs):
     if red.com_body is not None:
         outputs.append(("output_model_file", model_file))
     refuse_overwriting_inputs(outputs, inputs)
-    _refuse_unwritable_columns(result, paths)
+    _refuse_unwritable_columns(su, model, red.actuators, paths)
     os.makedirs(folder, exist_ok=True)
     files = {}
     from .ellipsoid_speeds import to_opensim_speeds
@@ -438,14 +441,13 @@ def _write(result, folder, model_file, inputs):
     return files
 
 
-def _refuse_unwritable_columns(result, paths):
-    """Refuse, before the first file is written, a coordinate or an actuator name that a
-    result table cannot hold (formats._cells): a job refused halfway leaves files that look
-    like a result."""
-    red, su, model = result.reduction, result.setup, result.model
+def _refuse_unwritable_columns(su, model, actuators, paths):
+    """Refuse, before the reduction and again before the first file is written, a
+    coordinate or an actuator name that a result table cannot hold (formats._cells): a job
+    refused halfway leaves files that look like a result."""
     refuse_unwritable_names(paths["Kinematics_q.sto"], model.v_names, "coordinate",
                             f"model {model.name!r}")
-    refuse_unwritable_names(paths["Actuation_force.sto"], [a.name for a in red.actuators],
+    refuse_unwritable_names(paths["Actuation_force.sto"], [a.name for a in actuators],
                             "actuator name", ", ".join(su.force_set_files) or None)
 
 
