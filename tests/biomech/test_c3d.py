@@ -1483,6 +1483,36 @@ def test_fragments_under_one_label_are_one_marker(tmp_path):
     assert "RCOU#2" in cortex.markers.labels and "LMAI#2" in cortex.markers.labels
 
 
+def test_a_label_beginning_with_a_blank_is_read_without_it_and_said(tmp_path, osim):
+    """POINT:LABELS ' A' (a blank before it, not the padding after): ezc3d reads it whole, so
+    OpenSim 4.6's C3DFileAdapter (which takes ezc3d's pointNames) names the marker ' A', a
+    name no OpenSim model's marker can have; its TRCFileAdapter reads ' A' in a .trc as 'A'.
+    urdf2dyn reads 'A', as OpenSim reads the .trc; before, it said nothing of the blank."""
+    ezc3d = pytest.importorskip("ezc3d")
+    c = ezc3d.c3d()
+    c["parameters"]["POINT"]["RATE"]["value"] = [100]
+    c["parameters"]["POINT"]["UNITS"]["value"] = ["mm"]
+    c["parameters"]["POINT"]["LABELS"]["value"] = [" A", "B"]
+    points = np.ones((4, 2, 3))
+    points[:3] = 100.0 * np.arange(18, dtype=float).reshape(3, 2, 3) + 1.0
+    c["data"]["points"] = points
+    trial = str(tmp_path / "lead.c3d")
+    c.write(trial)
+    assert list(ezc3d.c3d(trial)["parameters"]["POINT"]["LABELS"]["value"]) == [" A", "B"]
+    trc = tmp_path / "lead.trc"
+    rows = "".join(f"{k + 1}\t{k / 100:.2f}\t1\t2\t3\t4\t5\t6\n" for k in range(3))
+    trc.write_text("PathFileType\t4\t(X/Y/Z)\tlead.trc\nDataRate\tCameraRate\tNumFrames\t"
+                   "NumMarkers\tUnits\tOrigDataRate\tOrigDataStartFrame\tOrigNumFrames\n"
+                   "100\t100\t3\t2\tmm\t100\t1\t3\nFrame#\tTime\t A\t\t\tB\t\t\n"
+                   f"\t\tX1\tY1\tZ1\tX2\tY2\tZ2\n\n{rows}")
+    opensims = list(osim.TimeSeriesTableVec3(str(trc)).getColumnLabels())
+    assert opensims == ["A", "B"]
+    with pytest.warns(Urdf2dynWarning, match=r"lead.c3d: POINT:LABELS ' A': read as 'A'.*"
+                                             r"C3DFileAdapter.*' A'"):
+        markers = C.read_c3d(trial).markers
+    assert markers.labels == opensims
+
+
 def test_points_without_labels_are_numbered_and_never_joined():
     """Blank labels (unlabelled trajectories) are not one marker's fragments, even never seen
     together: each is called M<k>, its number in the file, said; a label shared by points seen

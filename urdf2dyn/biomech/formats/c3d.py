@@ -483,6 +483,7 @@ def _markers(c, source, units, declared, strict):
     pts = np.asarray(c["data"]["points"], dtype=float)          # (4, M, N)
     labels = _labels(params, "POINT")
     m, n = pts.shape[1], pts.shape[2]
+    _say_leading_blanks(params, source, strict, m)
     if len(labels) < m:
         report(f"{source}: POINT:LABELS names {len(labels)} of {m} markers; the others are "
                "called M<k>", strict=strict, error=MotionError)
@@ -520,6 +521,25 @@ def _markers(c, source, units, declared, strict):
         "the file declares no POINT:UNITS; its force plates are a lab's only in it"
     check_units(out, source, units, strict=strict, declared=how)
     return out
+
+
+def _say_leading_blanks(params, source, strict, count):
+    """Say the marker labels (of the first count) that begin with a blank, which urdf2dyn
+    reads without it: as OpenSim 4.6 reads them from a .trc (its TRCFileAdapter trims a
+    label), but its C3DFileAdapter keeps it (ezc3d's pointNames), a name no marker of an
+    OpenSim model can have. The blanks after a label are the C3D's padding: nobody keeps
+    them."""
+    raw = [x for part in _continued(params, "POINT", "LABELS", _texts) for x in part][:count]
+    led = [x for x in raw if x.strip() and x != x.lstrip()]
+    if not led:
+        return
+    shown = ", ".join(f"{x.rstrip()!r}: read as {x.strip()!r}" for x in led[:3])
+    more = f" and {len(led) - 3} more" if len(led) > 3 else ""
+    report(f"{source}: POINT:LABELS {shown}{more}, as OpenSim 4.6 reads such a label from a "
+           ".trc; its C3DFileAdapter (its tools reading the .c3d itself) keeps the blank, "
+           f"{led[0].rstrip()!r}, which matches no marker of a model. Rename the markers in "
+           "the capture software for both to read the same names",
+           strict=strict, error=MotionError)
 
 
 def _one_point_per_label(labels, xyz, source, strict, first=1):
