@@ -155,6 +155,23 @@ def test_a_sto_title_is_read_back_whole_by_opensim_or_refused(osim, tmp_path, ti
     assert again.meta["name"] == title.strip() and list(again.q[:, 0]) == [1.0, 2.0]
 
 
+@pytest.mark.parametrize("name", ["Time", "TIME"])
+def test_a_column_named_time_in_another_case_is_written_and_read_back_as_data(osim, tmp_path,
+                                                                              name):
+    """A coordinate 'Time' beside the times: OpenSim 4.6's TimeSeriesTable and Storage read
+    it as a column of data, and so does urdf2dyn's reader now. Before, the writers refused
+    it (the reader used to drop it)."""
+    traj = Trajectory(np.array([0.0, 0.01]), np.array([[1.0, 3.0], [2.0, 4.0]]), ["a", name])
+    path = _fresh(tmp_path, "named.sto")
+    write_opensim(path, traj, degrees=False)
+    table = osim.TimeSeriesTable(path)
+    assert list(table.getColumnLabels()) == ["a", name]
+    assert list(table.getDependentColumn(name).to_numpy()) == [3.0, 4.0]
+    assert _storage_labels(osim, path) == ["time", "a", name]
+    again = read_opensim(path)
+    assert again.names == ["a", name] and list(again.q[:, 1]) == [3.0, 4.0]
+
+
 @pytest.mark.parametrize("name", ["time", "TIME"])
 def test_a_csv_column_named_as_the_times_is_refused(tmp_path, name):
     """Before, write_csv wrote a coordinate named 'time' (or 'TIME') beside the times: a file

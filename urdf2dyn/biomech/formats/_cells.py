@@ -58,12 +58,13 @@ def refuse_unwritable_names(path, names, what, origin=None, separator="\t", inde
     cannot hold (see unwritable_reason). what: what the names are (e.g. "marker label");
     origin: where they came from when known (e.g. the C3D file), said for the user to rename
     them there; index: the name of the table's first column (its times), which no other
-    column may take in any case."""
+    column may take (in another case it may: OpenSim 4.6 and urdf2dyn read 'Time' beside
+    'time' as data)."""
     for name in names:
         reason = unwritable_reason(name, separator)
-        if reason is None and index is not None and name.lower() == index.lower():
-            reason = (f"it is the first column's name, {index!r} (in any case): urdf2dyn reads "
-                      "such a column as the times, and drops or refuses the other")
+        if reason is None and name == index:
+            reason = (f"it is the first column's name, {index!r}: the readers refuse a table "
+                      "naming two columns alike")
         if reason is not None:
             raise _refusal(path, what, name, origin, reason)
 
@@ -92,7 +93,10 @@ def refuse_a_line_break(path, text, what, origin=None, advice=None):
 def _refusal(path, what, name, origin, reason, advice=None):
     where = f" (from {origin})" if origin else ""
     better = _suggested(name)
-    rename = f"rename it (e.g. {better!r})" if better else "give it a name"
+    if not better:
+        rename = "give it a name"
+    else:
+        rename = f"rename it (e.g. {better!r})" if better != name else "rename it"
     advice = advice or f"{rename} where it comes from, or in the data before writing"
     return MotionError(f"{path}: the {what} {name!r}{where} cannot be written: {reason}. "
                        f"Nothing was written: {advice}")
