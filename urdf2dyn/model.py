@@ -776,7 +776,8 @@ class Model:
         for kind, names in (("joint", [j.name for j in self.joints]),
                             ("body or frame", self.link_names),
                             ("coordinate", self.coordinates),
-                            ("marker", [m.name for m in self.markers])):
+                            ("marker", [m.name for m in self.markers]),
+                            ("force", [f.name for f in self.forces])):
             for name in names:
                 if any(c in OPENSIM_NAME_FORBIDDEN for c in name):
                     named.setdefault(name, kind)

@@ -324,6 +324,25 @@ def test_an_osim_name_opensim_refuses_to_load_is_warned_about(osim, tmp_path, jo
         urdf2dyn.load(path, strict=True)
 
 
+def test_a_muscle_name_opensim_refuses_to_load_is_warned_about(osim, tmp_path):
+    """Rajagopal2016.osim (version 40000) with its muscle soleus_r named 'soleus r': OpenSim
+    4.6 refuses to load it ('contains invalid characters'). Before, urdf2dyn's warning looked
+    at the joints, bodies, coordinates and markers only, and said nothing."""
+    import urdf2dyn
+    source = os.path.join(os.path.dirname(__file__), os.pardir, "data", "opensim_models",
+                          "Models", "Rajagopal2016.osim")
+    with open(source, encoding="utf-8") as f:
+        text = f.read()
+    muscle = '<Millard2012EquilibriumMuscle name="soleus_r">'
+    assert muscle in text
+    path = tmp_path / "rajagopal.osim"
+    path.write_text(text.replace(muscle, muscle.replace("soleus_r", "soleus r")))
+    assert not _opensim_loads(osim, path)
+    with pytest.warns(urdf2dyn.URDFWarning, match=r"OpenSim 4.6 refuses to load this model: "
+                                                  r"force 'soleus r' holds"):
+        urdf2dyn.load(path)
+
+
 @pytest.mark.parametrize("name", ["r acromion", "r&#9;acromion", " r acromion "])
 def test_an_opensim_3_name_holding_blanks_is_said_read_without_them_not_refused(osim, tmp_path,
                                                                                 name):
