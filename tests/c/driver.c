@@ -283,6 +283,57 @@ static void check_jcalc(const u2d_model *m, uint64_t *r)
     free(q); free(v);
 }
 
+/* S and cJ of a joint with constant columns, as Featherstone defines them: the axis n as a
+ * rotation (revolute, continuous) or a translation (prismatic), no column when fixed; cJ 0 */
+static void expected_constant_columns(const u2d_model *m, int i, double S[6], double cJ[6])
+{
+    const double *n = &m->axis[3 * i];
+    const int prismatic = m->jtype[i] == U2D_JOINT_PRISMATIC;
+    for (int k = 0; k < 6; k++) S[k] = cJ[k] = 0.0;
+    for (int k = 0; k < 3; k++) S[k + 3 * prismatic] = n[k];
+}
+
+/* The lane units set S and cJ of a joint with constant columns once per workspace
+ * (u2d_work_set_columns) and u2d_jcalc_work leaves them there: so those must be the joint's
+ * columns at every state, and u2d_jcalc_work must place the body as u2d_jcalc does. */
+static void check_constant_columns(const u2d_model *m, uint64_t *r)
+{
+    double *q = dalloc((size_t)m->nq), *v = dalloc((size_t)m->nv);
+    u2d_work *w = u2d_work_new(m);
+    CHECK(w != NULL, "u2d_work_new failed");
+    if (!w) { free(q); free(v); return; }
+    u2d_work_set_columns(m, w);
+    for (int trial = 0; trial < 3; trial++) {
+        random_q(m, r, q);
+        random_v(m, r, v, 1.5);
+        for (int i = 1; i < m->nbody; i++) {
+            if (!u2d_has_constant_columns(m->jtype[i])) continue;
+            const int fixed = m->jtype[i] == U2D_JOINT_FIXED;
+            CHECK(m->jnv[i] == !fixed, "body %d (joint type %d) has constant columns but %d dofs",
+                  i, m->jtype[i], m->jnv[i]);
+            const size_t ns = 6 * (size_t)!fixed;
+            const double *qi = q + m->qadr[i], *vi = v + m->vadr[i];
+            u2d_xform X;
+            double S[36], cJ[6], S_want[6], cJ_want[6];
+            expected_constant_columns(m, i, S_want, cJ_want);
+            u2d_status st = u2d_jcalc(m, i, qi, vi, &X, S, cJ, NULL);
+            CHECK(st == U2D_OK && !memcmp(S, S_want, ns * sizeof *S)
+                      && !memcmp(cJ, cJ_want, sizeof cJ),
+                  "body %d (joint type %d): u2d_jcalc's S or cJ are not its axis and zero", i,
+                  m->jtype[i]);
+            CHECK(!memcmp(&w->S[36 * i], S_want, ns * sizeof *S)
+                      && !memcmp(&w->cJ[6 * i], cJ_want, sizeof cJ),
+                  "body %d (joint type %d): u2d_work_set_columns' S or cJ are not its axis and "
+                  "zero", i, m->jtype[i]);
+            st = u2d_jcalc_work(m, w, i, qi, vi);
+            CHECK(st == U2D_OK && !memcmp(&X, &w->Xup[i], sizeof X),
+                  "body %d: u2d_jcalc_work placed it unlike u2d_jcalc (status %d)", i, (int)st);
+        }
+    }
+    u2d_work_free(w);
+    free(q); free(v);
+}
+
 /* Inputs for algorithm A: 'q' -> q (first) or q2, 'v' -> v (second) or a (third). */
 static void bind(const h_algo *A, const double *q, const double *q2, const double *v,
                  const double *a, const double *x[3])
@@ -1243,6 +1294,7 @@ static int check_document(const char *name, const char *text, int heavy, size_t 
         if (!fb) check_paths(u, m);
         uint64_t r = seed * 1000003 + (uint64_t)fb;
         check_jcalc(m, &r);
+        check_constant_columns(m, &r);
         check_table(m, &r);
         check_physics(m, u, fb, &r, heavy && m->nv <= 200);
         check_batches(m, &r, nbatch);

@@ -290,6 +290,8 @@ static const char *const H_OTHER_FUNCTIONS[] = {
     "joint_chain",            /* the derivatives on the .osim models' custom, ellipsoid and
                                  constant-curvature joints */
     "moves_own_columns",      /* check_new_algorithms: the workspace's chain per such joint */
+    "has_constant_columns", "jcalc_work",
+    "work_set_columns",       /* check_constant_columns: the columns the lane units set once */
 };
 
 /* The SIMD paths (csrc/batch/u2d_simd.h), the portable one first; the driver runs the batch
