@@ -304,6 +304,31 @@ def test_a_urdf_range_of_a_whole_turn_does_not_bind(tmp_path, pi):
     assert model.clamped_ranges                                     # the narrower ones bind
 
 
+def test_an_unclamped_range_with_a_nan_end_is_said_as_the_file_wrote_it(tmp_path):
+    """<range>nan 10</range> on an unclamped slider: OpenSim 4.6 keeps the NaN (the oracle:
+    its Coordinate's getRangeMin), which bounds nothing, and urdf2dyn reads it as no bound;
+    the fit takes the slider to 11 and 12 m, past 10. The warning printed the range
+    [-inf, 10], which no file wrote; it says [nan, 10], as the file and OpenSim do."""
+    osim = pytest.importorskip("opensim")
+    osim.Logger.setLevelString("error")
+    model_file, setup = _slider_without_range(osim, tmp_path, clamped=False)
+    text = model_file.read_text()
+    assert text.count('<Coordinate name="q">') == 1
+    model_file.write_text(text.replace('<Coordinate name="q">',
+                                       '<Coordinate name="q"><range>nan 10</range>'))
+    om = osim.Model(os.fspath(model_file))        # kept: its coordinate lives as long as it
+    theirs = om.getCoordinateSet().get("q")
+    assert np.isnan(theirs.getRangeMin()) and theirs.getRangeMax() == 10.0
+    with pytest.warns(urdf2dyn.URDFWarning, match="has a NaN end"):
+        model = urdf2dyn.load(os.fspath(model_file))
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        ik.run_setup(os.fspath(setup), model=model, output="")
+    ranges = [str(w.message) for w in said if "leaves its range" in str(w.message)]
+    assert len(ranges) == 1, [str(w.message) for w in said]
+    assert "'q' (not clamped) leaves its range [nan, 10] m in 2 of 4 frames" in ranges[0]
+
+
 def _slider_without_range(osim, folder, clamped):
     """A body on a slider 'q' along x (OpenSim's API) with three markers, q clamped or not
     and given no range (OpenSim's printToXML then writes no <range>), and a setup tracking

@@ -643,10 +643,13 @@ def ik_ranges(model, t, q, source):
             continue
         w = beyond[int(np.argmax(excess[beyond]))]
         unit, f = (" deg", math.degrees) if c.motion == "rotational" else (" m", float)
+        # an end the file wrote NaN is read as no bound, and said as the file wrote it
+        lower, upper = ("nan" if nan else f"{f(end):.6g}"
+                        for end, nan in zip((c.lower, c.upper), c.nan_ends))
         span = (f"t = {t[beyond[0]]:g} s" if beyond.size == 1
                 else f"t = {t[beyond[0]]:g} .. {t[beyond[-1]]:g} s")
         out.append(f"{source}: inverse kinematics: coordinate {name!r} (not clamped) leaves "
-                   f"its range [{f(c.lower):.6g}, {f(c.upper):.6g}]{unit} in {beyond.size} of "
+                   f"its range [{lower}, {upper}]{unit} in {beyond.size} of "
                    f"{len(x)} frames ({span}; {f(x[w]):.6g}{unit} at t = {t[w]:g} s): "
                    "OpenSim's IK bounds only clamped coordinates, so it leaves it free too. "
                    "The markers may barely determine it, or the range does not suit this "
