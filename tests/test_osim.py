@@ -1297,7 +1297,8 @@ def test_an_absolute_path_naming_no_component_is_refused_as_opensim(osim, tmp_pa
     _frame_g_on(osim, path, parent)
     assert "Failed to connect Socket 'parent'" in _initsystem_refuses(osim, path)
     with pytest.raises(urdf2dyn.URDFError, match=r"<socket_parent>[\w/.]+</socket_parent>"
-                       r"( names '/[\w/]+')?: no such body or frame"):
+                       r"( names '/[\w/]+': no such frame, and OpenSim 4.6 cannot connect it"
+                       r"|: no such body or frame)"):
         _load(str(path))
 
 
@@ -1469,8 +1470,154 @@ def test_a_markers_socket_path_naming_nothing_from_the_marker_is_refused(
     assert "Failed to connect Socket 'parent_frame'" in _initsystem_refuses(osim, path)
     with pytest.raises(urdf2dyn.URDFError, match=re.escape(
             f"<socket_parent_frame>{marker_frame}</socket_parent_frame> names '{read}': no "
-            "such body or frame")):
+            "such frame, and OpenSim 4.6 cannot connect it")):
         _load(str(path))
+_FRAME_F = ('<PhysicalOffsetFrame name="f"><socket_parent>{}</socket_parent>'
+            '<translation>0 0.3 0</translation></PhysicalOffsetFrame>')
+
+
+def _socket_model(osim, path, owner, socket):
+    """_pin_model with the socket of owner written `socket`: the pin's child or parent frame
+    ("child", "parent"), marker M's frame ("marker"), or the parent of a frame f 0.3 m up
+    in the link's <components> ("body_frame") or the Model's ("model_frame"), a marker M
+    0.1 m along x of f. Written to path."""
+    _pin_model(osim, path)
+    text = path.read_text()
+    marker = None
+    if owner == "child":
+        text = text.replace("<socket_child_frame>link_offset<",
+                            f"<socket_child_frame>{socket}<", 1)
+    elif owner == "parent":
+        text = text.replace("<socket_parent_frame>ground_offset<",
+                            f"<socket_parent_frame>{socket}<", 1)
+    elif owner == "marker":
+        marker = socket
+    else:
+        at = '<Body name="link">' if owner == "body_frame" else '<Model name='
+        start = text.index(at)
+        end = text.index(">", start) + 1
+        text = (text[:end] + "<components>" + _FRAME_F.format(socket) + "</components>"
+                + text[end:])
+        marker = "/bodyset/link/f" if owner == "body_frame" else "/f"
+    if marker is not None:
+        text = text.replace("</JointSet>", '</JointSet><MarkerSet name="markerset"><objects>'
+                            f'<Marker name="M"><socket_parent_frame>{marker}'
+                            '</socket_parent_frame><location>0.1 0 0</location></Marker>'
+                            '</objects></MarkerSet>', 1)
+    path.write_text(text)
+
+
+@pytest.mark.parametrize("owner, socket, read", [
+    ("child", "link", "/jointset/pin/link"),
+    ("child", "../link", "/jointset/link"),
+    ("child", "../bodyset/link", "/jointset/bodyset/link"),
+    ("parent", "ground", "/jointset/pin/ground"),
+    ("parent", "../ground", "/jointset/ground"),
+    ("marker", "link", "/markerset/M/link"),
+    ("marker", "../bodyset/link", "/markerset/bodyset/link"),
+    ("marker", "ground", "/markerset/M/ground"),
+    ("body_frame", "link", "/bodyset/link/f/link"),
+    ("body_frame", "../link", "/bodyset/link/link"),
+    ("body_frame", "../../bodyset/link", "/bodyset/bodyset/link"),
+    ("model_frame", "link", "/f/link"),
+    ("model_frame", "bodyset/link", "/f/bodyset/link"),
+])
+def test_a_socket_path_opensim_cannot_connect_is_refused_for_every_owner(osim, tmp_path, owner,
+                                                                          socket, read):
+    """A joint's, a marker's or a body's or the Model's frame's socket path: OpenSim 4.6
+    reads a relative one from the component owning the socket ('..' its owner) and finds no
+    body by its last name, so that 'link' from joint 'pin' is /jointset/pin/link, none:
+    initSystem fails (the oracle). urdf2dyn found the body named link, and loaded the model;
+    it refuses it, naming the element and the path OpenSim reads."""
+    path = tmp_path / "socket.osim"
+    _socket_model(osim, path, owner, socket)
+    assert "could not find" in _initsystem_refuses(osim, path)
+    with pytest.raises(urdf2dyn.URDFError, match=re.escape(
+            f">{socket}</socket_") + r"\w+> names '" + re.escape(read) + "': no such frame, "
+            r"and OpenSim 4.6 cannot connect it"):
+        _load(str(path))
+
+
+@pytest.mark.parametrize("owner, socket", [
+    ("child", "../../bodyset/link"), ("child", "./link_offset"),
+    ("child", "/jointset/pin/link_offset"), ("parent", "../../ground"),
+    ("marker", "../../bodyset/link"), ("marker", "../../jointset/pin/link_offset"),
+    ("marker", "/ground"), ("body_frame", ".."), ("body_frame", "../../link"),
+    ("body_frame", "../../../bodyset/link"), ("model_frame", "../bodyset/link"),
+])
+def test_a_socket_path_opensim_connects_finds_its_frame_for_every_owner(osim, tmp_path, owner,
+                                                                        socket):
+    """The paths OpenSim 4.6 reads from each owner: the marker where OpenSim puts it (the
+    oracle), on the link (ground for a marker on /ground)."""
+    path = tmp_path / "socket.osim"
+    _socket_model(osim, path, owner, socket)
+    om = osim.Model(str(path))
+    state = om.initSystem()
+    model = _load(str(path))
+    if owner in ("child", "parent"):
+        assert list(model.q_names) == ["q"] and "link" in model.bodies
+        return
+    on = om.getGround() if socket == "/ground" else om.getBodySet().get("link")
+    theirs = om.getMarkerSet().get("M").findLocationInFrame(state, on)
+    marker = model.markers[0]
+    assert marker.link == ("ground" if socket == "/ground" else "link")
+    np.testing.assert_allclose(marker.position, [theirs.get(k) for k in range(3)], rtol=0,
+                               atol=1e-15)
+
+
+def _path_actuator_on(osim, path, where, socket):
+    """_pin_model with a PathActuator 'act' from (0, 1, 0) on ground to the link's origin,
+    its second point's <socket_parent_frame>socket</socket_parent_frame>, the actuator in
+    the ForceSet ("forceset") or the Model's <components> ("components"). Written to path."""
+    _pin_model(osim, path)
+    act = ('<PathActuator name="act"><GeometryPath name="path"><PathPointSet><objects>'
+           '<PathPoint name="p1"><socket_parent_frame>/ground</socket_parent_frame>'
+           '<location>0 1 0</location></PathPoint><PathPoint name="p2"><socket_parent_frame>'
+           f'{socket}</socket_parent_frame><location>0 0 0</location></PathPoint></objects>'
+           '</PathPointSet></GeometryPath></PathActuator>')
+    text = path.read_text()
+    if where == "forceset":
+        text = text.replace("</JointSet>", f'</JointSet><ForceSet name="forceset"><objects>{act}'
+                            '</objects></ForceSet>', 1)
+    else:
+        start = text.index("<Model name=")
+        end = text.index(">", start) + 1
+        text = text[:end] + f"<components>{act}</components>" + text[end:]
+    path.write_text(text)
+
+
+@pytest.mark.parametrize("where, socket, read", [
+    ("forceset", "link", "/forceset/act/path/p2/link"),
+    ("forceset", "../bodyset/link", "/forceset/act/path/bodyset/link"),
+    ("forceset", "../../../bodyset/link", "/forceset/bodyset/link"),
+    ("components", "../../../bodyset/link", None),
+])
+def test_a_path_points_socket_is_read_from_the_point_as_opensim_reads_it(osim, tmp_path,
+                                                                         where, socket, read):
+    """A path point's relative <socket_parent_frame>: OpenSim 4.6 reads it from the point,
+    /forceset/<force>/<path>/<point> (/<force>/... in the Model's <components>), and fails
+    to connect 'link' (the oracle: initSystem fails). urdf2dyn found the body named link;
+    it now leaves the point out with a warning naming the path OpenSim reads (what scaling
+    reads never refuses a model). A path OpenSim climbs from a force in <components> finds
+    the link (the oracle: OpenSim's length)."""
+    from urdf2dyn.biomech.formats.osim import path_lengths
+    path = tmp_path / "path.osim"
+    _path_actuator_on(osim, path, where, socket)
+    if read is None:
+        om = osim.Model(str(path))
+        state = om.initSystem()
+        theirs = osim.PathActuator.safeDownCast(om.getComponent("/act")).getLength(state)
+        model = urdf2dyn.load(str(path))
+        ours = path_lengths(model, np.zeros((1, 1)))
+        np.testing.assert_allclose(ours[0], [theirs], rtol=0, atol=1e-15)
+        assert theirs == pytest.approx(1.0, abs=1e-15)
+        return
+    assert "Failed to connect Socket 'parent_frame'" in _initsystem_refuses(osim, path)
+    with pytest.warns(urdf2dyn.URDFWarning) as caught:
+        model = urdf2dyn.load(str(path))
+    said = " | ".join(str(w.message) for w in caught)
+    assert f"names '{read}': no such frame, and OpenSim 4.6 cannot connect it" in said
+    assert "the point is left out" in said
 
 
 def test_a_frame_renamed_past_name_0_is_refused_by_the_name_opensim_gives_it(osim,

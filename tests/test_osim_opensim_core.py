@@ -586,7 +586,7 @@ def test_axes_opensim_replaces_are_refused_naming_the_element(tmp_path, change, 
      r"its stations are on different bodies \('b1' and 'b2'\)"),
     ("b1p2", ("/bodyset/b1", "0.3 -0.4 0.1"), r"points a, b and c make no triangle"),
     ("b2c2", ("/bodyset/b2", "-0.3 0.7 0.2"), r"points a, b and c make no triangle"),
-    ("b1p2", ("/bodyset/b1/nowhere", "0 0 0"), r"no such body or frame"),
+    ("b1p2", ("/bodyset/b1/nowhere", "0 0 0"), r"names '/bodyset/b1/nowhere': no such frame"),
 ], ids=["two_bodies", "c_on_b", "on_a_line", "no_frame"])
 def test_frames_opensim_cannot_build_are_refused_naming_them(tmp_path, station, where,
                                                               message):

@@ -17,6 +17,7 @@
  * PinJoint -> revolute about z, SliderJoint -> prismatic along x, WeldJoint -> fixed;
  * every other joint is a CUSTOM joint (six transform axes, as OpenSim's SpatialTransform).
  * Every message names the element and its line. */
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -360,6 +361,8 @@ static u2d_xml *find_named(u2d_xml *set, const char *name)
 
 static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, int depth,
                          int *link, u2d_xform *X);
+static int socket_path(osim *o, u2d_xml *at, const char *where, const char *ref, char *out,
+                       size_t size);
 
 /* The element of <components> lists that absolute path p ("/name", "/name/inner",
  * "/bodyset/body/name") names, as OpenSim's component paths do: the Model's <components>
@@ -468,11 +471,10 @@ static int station_point(osim *o, u2d_xml *f, const char *sdf, const char *elem,
     if (!sp) return fail_at(o, st, "<%s> names no <socket_parent_frame>", u2d_xml_name(st));
     if (read_child(o, st, "location", 3, loc)) return -1;
     read_word(st, "socket_parent_frame", parent, sizeof parent);
-    if (join_path(path, parent, joined, sizeof joined))
-        return fail_at(o, sp, "<socket_parent_frame>%.100s</socket_parent_frame>: no such "
-                       "frame (the path climbs above the model, or is too long)", parent);
     u2d_xform Xp;
-    if (resolve_frame(o, NULL, sp, joined, depth + 1, link, &Xp)) return -1;
+    if (socket_path(o, sp, path, parent, joined, sizeof joined) ||
+        resolve_frame(o, NULL, sp, joined, depth + 1, link, &Xp))
+        return -1;
     for (int i = 0; i < 3; i++)
         pos[i] = Xp.r[i] + Xp.E[i] * loc[0] + Xp.E[3 + i] * loc[1] + Xp.E[6 + i] * loc[2];
     return 0;
@@ -585,6 +587,23 @@ static u2d_xml *joint_named(osim *o, const char *name)
     return find_named(o->jointset, name);
 }
 
+/* The absolute path that socket element at, <at>ref</at>, names, into out: ref seen from its
+ * owner, the component at absolute path where (OpenSim 4.6 resolves a relative socket path
+ * from the component that owns the socket, ".." its owner's owner). */
+static int socket_path(osim *o, u2d_xml *at, const char *where, const char *ref, char *out,
+                       size_t size)
+{
+    const char *p = ref;
+    while (u2d_is_blank(*p)) p++;
+    const char *elem = u2d_xml_name(at);
+    if (!*p) return fail_at(o, at, "<%.20s> is empty: name the frame", elem);
+    if (!join_path(where, p, out, size)) return 0;
+    /* 76 characters, the element 20 twice and two paths of at most 90: within fail_at's
+     * 300 */
+    return fail_at(o, at, "<%.20s>%.90s</%.20s> of '%.90s': no such frame (the path climbs "
+                   "above the model, or is too long)", elem, ref, elem, where);
+}
+
 /* The absolute path that frame f's <socket_parent>parent</socket_parent> names, into out: a
  * relative one seen from f (OpenSim resolves a socket's path from the component that owns
  * it, ".." its owner), whose path is where, or for a frame of joint's <frames> (where NULL)
@@ -604,11 +623,7 @@ static int socket_parent_path(osim *o, u2d_xml *joint, u2d_xml *f, const char *w
                  fname ? fname : "");
         where = own;
     }
-    if (!join_path(where, parent, out, size)) return 0;
-    /* 102 characters and two paths of at most 90: within fail_at's 300 */
-    return fail_at(o, u2d_xml_child(f, "socket_parent"), "<socket_parent>%.90s</socket_parent> "
-                   "of '%.90s': no such frame (the path climbs above the model, or is too "
-                   "long)", parent, where);
+    return socket_path(o, u2d_xml_child(f, "socket_parent"), where, parent, out, size);
 }
 
 /* The frame element f that a path names (of a joint's <frames> or of a <components> list):
@@ -862,16 +877,16 @@ static int joint_component_frame(osim *o, u2d_xml *joint, u2d_xml *f, int depth,
     return offset_frame(o, NULL, f, where, depth, link, X);
 }
 
-/* Refuses socket element at, whose path names p (absolute), /jointset/..., no joint's frame. */
-static int refuse_no_joint_frame(osim *o, u2d_xml *at, const char *p)
+/* Refuses socket element at, whose path names p (absolute), no frame or body. */
+static int refuse_no_such_frame(osim *o, u2d_xml *at, const char *p)
 {
-    /* 176 characters, the element 30 twice, the path written 60 and read 80: within
+    /* 167 characters, the element 20 twice, the path written 30 and read 60: within
      * fail_at's 300 */
     const char *elem = u2d_xml_name(at);
-    return fail_at(o, at, "<%.30s>%.60s</%.30s> names '%.80s': no such frame, and OpenSim 4.6 "
-                   "cannot connect it (it reads a relative path from the component writing it, "
-                   "'..' its owner); write ../<frame> or /jointset/<joint>/<frame>", elem,
-                   u2d_xml_text(at), elem, p);
+    return fail_at(o, at, "<%.20s>%.30s</%.20s> names '%.60s': no such frame, and OpenSim 4.6 "
+                   "cannot connect it (it reads a relative path from the socket's owner); "
+                   "write /bodyset/<body> or /jointset/<joint>/<frame>",
+                   elem, u2d_xml_text(at), elem, p);
 }
 
 /* The frame that path ref names, seen from joint (whose <frames> relative names refer
@@ -917,12 +932,15 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
         /* a joint's frame is /jointset/<joint>/<frame>: OpenSim 4.6 finds nothing deeper,
          * nor under a joint the JointSet does not hold ("Failed to connect Socket") */
         if (!frames_of || !slash || !slash[1] || strchr(slash + 1, '/'))
-            return refuse_no_joint_frame(o, at, p);
+            return refuse_no_such_frame(o, at, p);
     }
     /* a frame of a <components> list: the Model's (OpenSim 4 models may declare frames
      * there and name them "/frame") or a component's own, a body's included */
     u2d_xml *component = p[0] == '/' ? component_at(o, p) : NULL;
     if (component) return offset_frame(o, NULL, component, p, depth, link, X);
+    /* an absolute path names a body by its whole path, /bodyset/<body>: OpenSim 4.6 finds
+     * none by a last name ("Failed to connect Socket") */
+    if (absolute && !in_jointset && !absolute_body) return refuse_no_such_frame(o, at, p);
     if (!absolute_body && frames_of) {
         u2d_xml *f;
         int renamed = 0, in_components = 0;
@@ -936,7 +954,7 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
                                              "rename the frame (and the sockets naming it) in "
                                              "a copy"))
             return -1;
-        if (!f && in_jointset) return refuse_no_joint_frame(o, at, p);
+        if (!f && in_jointset) return refuse_no_such_frame(o, at, p);
         if (f && in_components) return joint_component_frame(o, frames_of, f, depth, link, X);
         if (f) {
             const char *fname = u2d_xml_attr(f, "name");
@@ -958,10 +976,9 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
             return offset_frame(o, frames_of, f, NULL, depth, link, X);
         }
     }
-    /* -2: an absolute path no body has */
-    int l = !absolute ? (strcmp(last, "ground") == 0 ? 0 : -1)
-                      : strcmp(p, "/ground") == 0 ? 0 : absolute_body ? -1 : -2;
-    for (int i = 1; i <= o->nbody && l == -1; i++)
+    /* ground is /ground: /bodyset/ground names no body */
+    int l = strcmp(absolute ? p : last, absolute ? "/ground" : "ground") == 0 ? 0 : -1;
+    for (int i = 1; i <= o->nbody && l < 0; i++)
         if (strcmp(o->u->link[i].name, last) == 0) l = i;
     const char *written = u2d_xml_text(at);
     while (u2d_is_blank(*written)) written++;
@@ -1887,21 +1904,6 @@ static int written_by_a_beta(const osim *o, u2d_xml *node)
            (o->u->osim.version >= 30500 && o->u->osim.version < OSIM_VERSION_OF_SOCKETS);
 }
 
-/* The absolute path that socket element sock, written path, names, into out: seen from the
- * component at absolute path at, as OpenSim 4.6 reads it (from a joint: "ground_offset" its
- * own frame, "../../bodyset/b" a body, "../j/f" another joint's frame, "b" nothing). */
-static int socket_path_from(osim *o, u2d_xml *sock, const char *at, const char *path,
-                            char *out, size_t size)
-{
-    const char *p = path;
-    while (u2d_is_blank(*p)) p++;
-    if (!*p) return fail_at(o, sock, "<%s> is empty: name the frame", u2d_xml_name(sock));
-    if (!join_path(at, p, out, size)) return 0;
-    return fail_at(o, sock, "<%s>%.90s</%s> of '%.90s': no such frame (the path climbs "
-                   "above the model, or is too long)", u2d_xml_name(sock), path,
-                   u2d_xml_name(sock), at);
-}
-
 /* OpenSim 4: a joint of the <JointSet>. */
 static int read_joint4(osim *o, u2d_xml *node)
 {
@@ -1923,8 +1925,8 @@ static int read_joint4(osim *o, u2d_xml *node)
     u2d_xform XF, XM;
     char at[300], parent_path[512], child_path[512];
     snprintf(at, sizeof at, "/jointset/%.200s", joint_path_name(o, node));
-    if (socket_path_from(o, ps, at, pf, parent_path, sizeof parent_path) ||
-        socket_path_from(o, cs, at, cf, child_path, sizeof child_path) ||
+    if (socket_path(o, ps, at, pf, parent_path, sizeof parent_path) ||
+        socket_path(o, cs, at, cf, child_path, sizeof child_path) ||
         resolve_frame(o, node, ps, parent_path, 0, &parent, &XF) ||
         resolve_frame(o, node, cs, child_path, 0, &child, &XM)) return -1;
     const char *slash = strrchr(cf, '/');
@@ -2025,6 +2027,29 @@ static int read_body(osim *o, u2d_xml *node, u2d_urdf_link *L)
     return 0;
 }
 
+/* The frame path that socket-or-name element at of the component named name in the
+ * component at path owner gives, in ref (size bytes), as resolve_frame reads it: a
+ * <socket_parent_frame>'s seen from <owner>/<name>, as OpenSim 4.6 sees it; an OpenSim 3
+ * <body>'s, a body's name, as written. */
+static int socket_frame_of(osim *o, u2d_xml *at, const char *owner, const char *name,
+                           char *ref, size_t size)
+{
+    /* a file older than sockets (a 4.0 beta's) names a frame as written */
+    if (strncmp(u2d_xml_name(at), "socket_", 7) != 0 ||
+        o->u->osim.version < OSIM_VERSION_OF_SOCKETS)
+        return 0;
+    if (!owner && ref[0] == '/') return 0;
+    if (!owner)
+        return fail_at(o, at, "<%s>%.100s</%s>: its owner's path is not one urdf2dyn finds, "
+                       "to read the path from; write it absolute (/bodyset/<body>)",
+                       u2d_xml_name(at), ref, u2d_xml_name(at));
+    char where[512], joined[512];
+    snprintf(where, sizeof where, "%.300s/%.200s", owner, name);
+    if (socket_path(o, at, where, ref, joined, sizeof joined)) return -1;
+    snprintf(ref, size, "%s", joined);
+    return 0;
+}
+
 static int read_markers(osim *o)
 {
     u2d_urdf *u = o->u;
@@ -2042,14 +2067,8 @@ static int read_markers(osim *o)
         if (read_child(o, m, "location", 3, p)) return -1;
         int link;
         u2d_xform X;
-        /* a released OpenSim 4 file's socket path is seen from the marker, /markerset/<name>
-         * ("../../bodyset/b"; "b" names nothing); OpenSim 3's <body> names a body */
-        char where[300], path[512];
-        snprintf(where, sizeof where, "/markerset/%.200s", name);
-        int socket = o->u->osim.version >= OSIM_VERSION_OF_SOCKETS &&
-                     strcmp(u2d_xml_name(at), "socket_parent_frame") == 0;
-        if ((socket && socket_path_from(o, at, where, ref, path, sizeof path)) ||
-            resolve_frame(o, NULL, at, socket ? path : ref, 0, &link, &X))
+        if (socket_frame_of(o, at, "/markerset", name, ref, sizeof ref) ||
+            resolve_frame(o, NULL, at, ref, 0, &link, &X))
             return -1;
         u2d_multv3(X.E, p, q);                  /* frame point -> link frame */
         if (grow(o, (void **)&u->marker, &o->capmarker, u->nmarker, sizeof *u->marker) ||
@@ -2479,7 +2498,7 @@ static int coordinate_at(osim *o, u2d_xml *node, const char *elem, const char *a
     return k;
 }
 
-static int read_point(osim *o, u2d_xml *pt)
+static int read_point(osim *o, u2d_xml *pt, const char *owner)
 {
     u2d_osimdoc *d = &o->u->osim;
     const char *type = u2d_xml_name(pt), *name = u2d_xml_attr(pt, "name");
@@ -2505,7 +2524,8 @@ static int read_point(osim *o, u2d_xml *pt)
                             "<body>)", type, P->name);
     char ref[512];
     read_word(pt, u2d_xml_name(at), ref, sizeof ref);
-    if (resolve_frame(o, NULL, at, ref, 0, &P->link, &P->X) ||
+    if (socket_frame_of(o, at, owner, P->name, ref, sizeof ref) ||
+        resolve_frame(o, NULL, at, ref, 0, &P->link, &P->X) ||
         read_child(o, pt, "location", 3, P->location))
         return -1;
     if (kind == U2D_POINT_CONDITIONAL) {
@@ -2554,6 +2574,47 @@ static int find_wrap(const u2d_osimdoc *d, const char *name)
 
 /* Every force (of the ForceSet or <components>) with a <GeometryPath>: its points, wraps
  * and lengths. */
+/* The absolute path of component target (a force owning a path) below the component at
+ * node, whose path is prefix, into out: a component's <components> entries are
+ * <prefix>/<name>, as OpenSim names subcomponents. 1 when found. */
+static int component_path_below(u2d_xml *node, const char *prefix, u2d_xml *target,
+                                int depth, char *out, size_t size)
+{
+    if (depth > MAX_COMPONENT_DEPTH) return 0;
+    for (u2d_xml *c = first_entry(node, "components"); c; c = u2d_xml_next(c)) {
+        const char *name = u2d_xml_attr(c, "name");
+        char path[512];
+        snprintf(path, sizeof path, "%.300s/%.200s", prefix, name ? name : "");
+        if (c == target) return snprintf(out, size, "%s", path), 1;
+        if (component_path_below(c, path, target, depth + 1, out, size)) return 1;
+    }
+    return 0;
+}
+
+/* The absolute path of force element f, which owns its path's points, into out: in the
+ * Model's <components> or below a component of a Model's set (/forceset/<f> for the
+ * ForceSet's, a set's path its element name in lower case). 0 when found. */
+static int force_path_of(osim *o, u2d_xml *f, char *out, size_t size)
+{
+    if (component_path_below(o->model, "", f, 0, out, size)) return 0;
+    for (u2d_xml *set = u2d_xml_first(o->model); set; set = u2d_xml_next(set)) {
+        const char *kind = u2d_xml_name(set);
+        size_t n = strlen(kind);
+        if (n < 4 || n > 100 || strcmp(kind + n - 3, "Set") != 0) continue;
+        char prefix[128] = "/";
+        for (size_t i = 0; i < n; i++) prefix[i + 1] = (char)tolower((unsigned char)kind[i]);
+        prefix[n + 1] = '\0';
+        for (u2d_xml *c = first_object(o->model, kind); c; c = u2d_xml_next(c)) {
+            const char *name = u2d_xml_attr(c, "name");
+            char path[512];
+            snprintf(path, sizeof path, "%s/%.200s", prefix, name ? name : "");
+            if (c == f) return snprintf(out, size, "%s", path), 0;
+            if (component_path_below(c, path, f, 0, out, size)) return 0;
+        }
+    }
+    return -1;
+}
+
 static int read_paths(osim *o)
 {
     static const char *length_names[][2] = {
@@ -2578,8 +2639,15 @@ static int read_paths(osim *o)
                 P->lengths = U2D_LENGTHS_NONE;
         P->point0 = d->npoint;
         P->wrap0 = d->npathwrap;
+        /* its points' relative sockets are seen from <force>/<path>/<point> */
+        char owner[512];
+        int found = force_path_of(o, f, owner, sizeof owner) == 0;
+        const char *gname = u2d_xml_attr(gp, "name");
+        if (found)
+            snprintf(owner + strlen(owner), sizeof owner - strlen(owner), "/%.200s",
+                     gname && gname[0] ? gname : "geometrypath");
         for (u2d_xml *pt = first_object(gp, "PathPointSet"); pt; pt = u2d_xml_next(pt))
-            excused(o, pt, read_point(o, pt), "the point");
+            excused(o, pt, read_point(o, pt, found ? owner : NULL), "the point");
         for (u2d_xml *pw = first_object(gp, "PathWrapSet"); pw; pw = u2d_xml_next(pw)) {
             if (strcmp(u2d_xml_name(pw), "PathWrap") != 0) continue;
             char wname[256], method[32];
