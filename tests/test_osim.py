@@ -1472,6 +1472,29 @@ def test_a_markers_socket_path_naming_nothing_from_the_marker_is_refused(
             f"<socket_parent_frame>{marker_frame}</socket_parent_frame> names '{read}': no "
             "such frame, and OpenSim 4.6 cannot connect it")):
         _load(str(path))
+@pytest.mark.parametrize("marker_frame, loads", [("link1", False),
+                                                 ("../../bodyset/link1", True)])
+def test_a_beta_files_marker_socket_path_is_read_from_the_marker_as_opensim_reads_it(
+        osim, tmp_path, marker_frame, loads):
+    """A marker's relative <socket_parent_frame> in a file an OpenSim 4.0 beta wrote
+    (version 30516) with the released joints' sockets: OpenSim 4.6 reads it from the marker
+    too, so 'link1' names /markerset/M/link1 and fails to connect (the oracle). urdf2dyn
+    read a file older than 30517's marker socket as a body's name, and loaded it."""
+    path = tmp_path / "marker.osim"
+    _two_pins_marker_on(osim, path, marker_frame)
+    path.write_text(re.sub(r'OpenSimDocument Version="\d+"', 'OpenSimDocument Version="30516"',
+                           path.read_text()))
+    if loads:
+        osim.Model(str(path)).initSystem()
+        assert _load(str(path)).markers[0].link == "link1"
+        return
+    assert "Failed to connect Socket 'parent_frame'" in _initsystem_refuses(osim, path)
+    with pytest.raises(urdf2dyn.URDFError, match=re.escape(
+            "<socket_parent_frame>link1</socket_parent_frame> names '/markerset/M/link1': no "
+            "such frame, and OpenSim 4.6 cannot connect it")):
+        _load(str(path))
+
+
 _FRAME_F = ('<PhysicalOffsetFrame name="f"><socket_parent>{}</socket_parent>'
             '<translation>0 0.3 0</translation></PhysicalOffsetFrame>')
 

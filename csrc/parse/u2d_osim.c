@@ -2034,10 +2034,8 @@ static int read_body(osim *o, u2d_xml *node, u2d_urdf_link *L)
 static int socket_frame_of(osim *o, u2d_xml *at, const char *owner, const char *name,
                            char *ref, size_t size)
 {
-    /* a file older than sockets (a 4.0 beta's) names a frame as written */
-    if (strncmp(u2d_xml_name(at), "socket_", 7) != 0 ||
-        o->u->osim.version < OSIM_VERSION_OF_SOCKETS)
-        return 0;
+    /* OpenSim 4.6 reads a socket from its owner in a 4.0 beta's file too */
+    if (strncmp(u2d_xml_name(at), "socket_", 7) != 0) return 0;
     if (!owner && ref[0] == '/') return 0;
     if (!owner)
         return fail_at(o, at, "<%s>%.100s</%s>: its owner's path is not one urdf2dyn finds, "
