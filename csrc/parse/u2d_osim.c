@@ -587,6 +587,19 @@ static u2d_xml *joint_named(osim *o, const char *name)
     return find_named(o->jointset, name);
 }
 
+/* Refuses a relative <at>ref</at> read from the component named name when that name holds
+ * a '/': a component's path is its owners' names joined by '/', so the path read from it
+ * would name other components (OpenSim 4.6 refuses to load a model with such a name). */
+static int refuse_slashed_owner(osim *o, u2d_xml *at, const char *name, const char *ref)
+{
+    while (u2d_is_blank(*ref)) ref++;
+    if (!name || !strchr(name, '/') || *ref == '/') return 0;
+    return fail_at(o, at, "the name '%.100s' holds '/', which OpenSim 4.6 refuses in a name "
+                   "(a component's path is its names joined by '/'), so the relative path "
+                   "<%s>%.100s</%s> cannot be read from it; rename it", name,
+                   u2d_xml_name(at), ref, u2d_xml_name(at));
+}
+
 /* The absolute path that socket element at, <at>ref</at>, names, into out: ref seen from its
  * owner, the component at absolute path where (OpenSim 4.6 resolves a relative socket path
  * from the component that owns the socket, ".." its owner's owner). */
@@ -1925,7 +1938,10 @@ static int read_joint4(osim *o, u2d_xml *node)
     u2d_xform XF, XM;
     char at[300], parent_path[512], child_path[512];
     snprintf(at, sizeof at, "/jointset/%.200s", joint_path_name(o, node));
-    if (socket_path(o, ps, at, pf, parent_path, sizeof parent_path) ||
+    const char *jname = u2d_xml_attr(node, "name");
+    if (refuse_slashed_owner(o, ps, jname, pf) ||
+        refuse_slashed_owner(o, cs, jname, cf) ||
+        socket_path(o, ps, at, pf, parent_path, sizeof parent_path) ||
         socket_path(o, cs, at, cf, child_path, sizeof child_path) ||
         resolve_frame(o, node, ps, parent_path, 0, &parent, &XF) ||
         resolve_frame(o, node, cs, child_path, 0, &child, &XM)) return -1;
@@ -2043,7 +2059,8 @@ static int socket_frame_of(osim *o, u2d_xml *at, const char *owner, const char *
                        u2d_xml_name(at), ref, u2d_xml_name(at));
     char where[512], joined[512];
     snprintf(where, sizeof where, "%.300s/%.200s", owner, name);
-    if (socket_path(o, at, where, ref, joined, sizeof joined)) return -1;
+    if (refuse_slashed_owner(o, at, name, ref) ||
+        socket_path(o, at, where, ref, joined, sizeof joined)) return -1;
     snprintf(ref, size, "%s", joined);
     return 0;
 }

@@ -298,6 +298,7 @@ def _opensim_loads(osim, path):
 @example(joint="pi\nn", coordinate="q")
 @example(joint="pin", coordinate="q\tx")
 @example(joint="pi\rn", coordinate="q")
+@example(joint="a/b", coordinate="q")
 def test_an_osim_name_opensim_refuses_to_load_is_warned_about(osim, tmp_path, joint,
                                                               coordinate):
     """An .osim's names are free text in its XML: a joint named 'pi&#10;n'. OpenSim 4.6
@@ -309,6 +310,12 @@ def test_an_osim_name_opensim_refuses_to_load_is_warned_about(osim, tmp_path, jo
     from urdf2dyn import URDFWarning
     path = tmp_path / "pendulum.osim"
     _pendulum_osim(osim, path, joint, coordinate)
+    if "/" in joint:        # its relative socket paths, read from it, name other components
+        assert not _opensim_loads(osim, path)
+        with pytest.raises(urdf2dyn.URDFError) as refused:
+            urdf2dyn.load(path)
+        assert f"the name '{joint}' holds '/', which OpenSim 4.6 refuses" in str(refused.value)
+        return
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         urdf2dyn.load(path)
@@ -499,3 +506,33 @@ def test_ik_refuses_a_coordinate_its_motion_cannot_hold_before_fitting(tmp_path,
     with pytest.raises(MotionError, match=re.escape(repr("mtp\u2028angle_r"))):
         ik.run_setup(setup)
     assert set(os.listdir(folder)) == before, set(os.listdir(folder)) - before
+
+
+def test_a_marker_named_with_a_slash_is_refused_naming_it_where_its_path_is_relative(osim,
+                                                                                 tmp_path):
+    """A marker 'm/x' whose <socket_parent_frame> is relative (../../bodyset/b0, read from
+    /markerset/m/x as OpenSim reads it) would have its path read one level too deep: OpenSim
+    4.6 refuses the model for the name; urdf2dyn refuses it naming the name, not a frame it
+    cannot find. Written absolute, the path needs no owner: loaded, with the name warned of."""
+    import warnings
+
+    import urdf2dyn
+    from test_osim_errors import _body, _doc, _pin
+    for socket, loads in (("../../bodyset/b0", False), ("/bodyset/b0", True)):
+        marker = (f'<MarkerSet><objects><Marker name="m/x"><socket_parent_frame>{socket}'
+                  '</socket_parent_frame><location>0 0 0</location></Marker></objects>'
+                  '</MarkerSet>')
+        path = tmp_path / "marker.osim"
+        path.write_text(_doc(_body("b0"), _pin("j0", "/ground", "/bodyset/b0", "q0"), marker))
+        assert not _opensim_loads(osim, path)
+        if loads:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                model = urdf2dyn.load(path)
+            assert [m.name for m in model.markers] == ["m/x"]
+            assert any("'m/x'" in str(w.message) and "OpenSim 4.6 refuses" in str(w.message)
+                       for w in caught), [str(w.message) for w in caught]
+            continue
+        with pytest.raises(urdf2dyn.URDFError, match="the name 'm/x' holds '/', which OpenSim "
+                           "4.6 refuses in a name"):
+            urdf2dyn.load(path)
