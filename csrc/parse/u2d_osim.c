@@ -1606,9 +1606,10 @@ static int read_reverse(osim *o, u2d_xml *node, int *reversed)
  * motion from the parent's frame to the child's is the joint's inverse. A pin's or
  * slider's inverse turns or slides by the same coordinate about the opposite axis; a weld
  * has none. Universal, Gimbal and Custom joints that only turn are read as six axes
- * (reverse_axes). The rest are refused: a Planar or Free joint's inverse slides along axes that turn with it,
- * and Ball, Free, Ellipsoid, Scapulothoracic and ConstantCurvature joints move by more than
- * functions of q (their speeds are not q's rates, or their axes move with q). */
+ * (reverse_axes). The rest are refused: a Planar or Free joint's inverse slides along axes
+ * that turn with it, and Ball, Free, Ellipsoid, Scapulothoracic and ConstantCurvature joints
+ * move by more than functions of q (their speeds are not q's rates, or their axes move with
+ * q). */
 static int reverse_motion(osim *o, u2d_xml *node, u2d_urdf_joint *J)
 {
     static const char *const by_axes[] = {"UniversalJoint", "GimbalJoint", "CustomJoint"};
