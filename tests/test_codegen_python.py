@@ -1,8 +1,6 @@
 """Generated Python (NumPy, vectorized over samples) against the core, on the same robots as
 the C output; and the properties every generated source must have (same URDF, same bytes;
 constants folded; names from the URDF in the comments)."""
-import contextlib
-import os
 import re
 import shlex
 import shutil
@@ -13,6 +11,7 @@ import pytest
 import urdf2dyn
 from urdf2dyn import cli, codegen
 from caller_words import assert_says_the_keyword, flags_named
+from cli_here import working_in
 from codegen_oracle import (bundled_models, compare, import_python, random_inputs, random_models,
                             reference, rel_err)
 
@@ -125,7 +124,7 @@ def test_the_banner_names_the_command_that_regenerates_the_files(tmp_path, langu
     assert command == ["urdf2dyn", "codegen", "../models/two arms.urdf", *options, "-o", "."]
     shutil.rmtree(out)
     out.mkdir()
-    with _working_directory(out):
+    with working_in(out):
         assert cli.main(command[1:]) == 0
     assert {p.name: p.read_bytes() for p in out.iterdir()} == written
 
@@ -138,10 +137,10 @@ def test_the_same_model_and_options_give_the_same_bytes_from_any_folder(tmp_path
     robot = tmp_path / "robot.urdf"
     shutil.copy(urdf2dyn.data_path("robot2r.urdf"), robot)
     (tmp_path / "sub").mkdir()
-    with _working_directory(tmp_path):
+    with working_in(tmp_path):
         assert cli.main(["codegen", "robot.urdf", "--lang", "c", "-o", "gen"]) == 0
     first = {p.name: p.read_bytes() for p in (tmp_path / "gen").iterdir()}
-    with _working_directory(tmp_path / "sub"):
+    with working_in(tmp_path / "sub"):
         assert cli.main(["codegen", "../robot.urdf", "--lang", "c", "-o",
                          str(tmp_path / "gen/"), "--strict"]) == 0
     assert {p.name: p.read_bytes() for p in (tmp_path / "gen").iterdir()} == first
@@ -152,15 +151,6 @@ def test_the_same_model_and_options_give_the_same_bytes_from_any_folder(tmp_path
     assert bundled["bare"] == bundled["path"]
     assert b"`urdf2dyn codegen robot2r.urdf --lang c" in bundled["bare"]["robot_2r.c"]
 
-
-@contextlib.contextmanager
-def _working_directory(path):
-    before = os.getcwd()
-    os.chdir(path)
-    try:
-        yield
-    finally:
-        os.chdir(before)
 
 
 def test_the_banner_names_the_library_call_that_regenerates_the_files():

@@ -1389,6 +1389,20 @@ def _two_pins_second_parent_on(osim, path, parent_frame, frame_named_link1=False
         '</location></Marker></objects></MarkerSet>'))
 
 
+def _assert_marker_M_where_opensim_puts_it(osim, path):
+    """The model at path's marker 'M' (its only one) at the zero pose where OpenSim 4.6 puts
+    it, to 1e-14 m."""
+    om = osim.Model(str(path))
+    state = om.initSystem()
+    theirs = om.getMarkerSet().get("M").getLocationInGround(state)
+    model = _load(str(path))
+    marker = model.markers[0]
+    pos, rot = model.forward_kinematics(np.zeros(model.nq))
+    link = list(model.link_names).index(marker.link)
+    np.testing.assert_allclose(pos[link] + rot[link] @ np.asarray(marker.position),
+                               [theirs.get(k) for k in range(3)], rtol=0, atol=1e-14)
+
+
 @pytest.mark.parametrize("parent_frame, frame_named_link1", [
     ("../pin1/link1_offset", False), ("../../jointset/pin1/link1_offset", False),
     ("../../bodyset/link1", True), ("link1_offset/", False), ("./link1_offset", False)])
@@ -1401,15 +1415,7 @@ def test_a_joints_socket_path_is_read_from_the_joint_as_opensim_reads_it(
     without a word, and refused 'link1_offset/'."""
     path = tmp_path / "socket.osim"
     _two_pins_second_parent_on(osim, path, parent_frame, frame_named_link1)
-    om = osim.Model(str(path))
-    state = om.initSystem()
-    theirs = om.getMarkerSet().get("M").getLocationInGround(state)
-    model = _load(str(path))
-    marker = model.markers[0]
-    pos, rot = model.forward_kinematics(np.zeros(model.nq))
-    link = list(model.link_names).index(marker.link)
-    np.testing.assert_allclose(pos[link] + rot[link] @ np.asarray(marker.position),
-                               [theirs.get(k) for k in range(3)], rtol=0, atol=1e-14)
+    _assert_marker_M_where_opensim_puts_it(osim, path)
 
 
 @pytest.mark.parametrize("parent_frame", ["link1", "../link1_offset", "../pin1"])
@@ -1446,15 +1452,7 @@ def test_a_markers_socket_path_is_read_from_the_marker_as_opensim_reads_it(osim,
     looked up the path's last name among the bodies only, and refused a joint's frame."""
     path = tmp_path / "marker.osim"
     _two_pins_marker_on(osim, path, marker_frame)
-    om = osim.Model(str(path))
-    state = om.initSystem()
-    theirs = om.getMarkerSet().get("M").getLocationInGround(state)
-    model = _load(str(path))
-    marker = model.markers[0]
-    pos, rot = model.forward_kinematics(np.zeros(model.nq))
-    link = list(model.link_names).index(marker.link)
-    np.testing.assert_allclose(pos[link] + rot[link] @ np.asarray(marker.position),
-                               [theirs.get(k) for k in range(3)], rtol=0, atol=1e-14)
+    _assert_marker_M_where_opensim_puts_it(osim, path)
 
 
 @pytest.mark.parametrize("marker_frame, read", [("link1", "/markerset/M/link1"),
