@@ -2588,8 +2588,6 @@ static int find_wrap(const u2d_osimdoc *d, const char *name)
     return -1;
 }
 
-/* Every force (of the ForceSet or <components>) with a <GeometryPath>: its points, wraps
- * and lengths. */
 /* The absolute path of component target (a force owning a path) below the component at
  * node, whose path is prefix, into out: a component's <components> entries are
  * <prefix>/<name>, as OpenSim names subcomponents. 1 when found. */
@@ -2631,6 +2629,8 @@ static int force_path_of(osim *o, u2d_xml *f, char *out, size_t size)
     return -1;
 }
 
+/* Every force (of the ForceSet or <components>) with a <GeometryPath>: its points, wraps
+ * and lengths. */
 static int read_paths(osim *o)
 {
     static const char *length_names[][2] = {
