@@ -53,6 +53,35 @@ typedef unsigned long long u2d_ilane __attribute__((vector_size(8 * U2D_LANES), 
 #ifdef U2D_X86_SIMD
 #include <immintrin.h>
 #endif
+
+/* One test of the whole vector where the unit's instruction set has it: lane by lane, GCC
+ * moved each lane to an integer register and or'ed them, eight instructions on AVX2 (a joint
+ * sine's range check, once per one-axis body and sample group in RNEA and CRBA). */
+static inline int u2d_any_lane(u2d_mask c)
+{
+#if defined(__AVX512DQ__) && U2D_LANES == 8
+    return _mm512_movepi64_mask((__m512i)c) != 0;
+#elif defined(__AVX__) && U2D_LANES == 4
+    return !_mm256_testz_si256((__m256i)c, (__m256i)c);
+#else
+    int any = 0;
+    for (int l = 0; l < U2D_LANES; l++) any |= c[l] != 0;
+    return any;
+#endif
+}
+
+static inline int u2d_all_lanes(u2d_mask c)
+{
+#if defined(__AVX512DQ__) && U2D_LANES == 8
+    return _mm512_movepi64_mask((__m512i)c) == 0xff;
+#elif defined(__AVX__) && U2D_LANES == 4
+    return _mm256_movemask_pd((__m256d)c) == 0xf;
+#else
+    int all = 1;
+    for (int l = 0; l < U2D_LANES; l++) all &= c[l] != 0;
+    return all;
+#endif
+}
 /* Every function of the unit hidden outside the module: in the shared library that Python
  * loads, a function of default visibility may be interposed, so GCC neither inlined the joint
  * model into RNEA and CRBA (U2D_FLATTEN) nor called it but through the PLT. The system

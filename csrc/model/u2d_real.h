@@ -40,43 +40,13 @@ static inline u2d_real u2d_from_bits(u2d_ilane i)
     return x;
 }
 #else
-#if defined(__AVX__)
-#include <immintrin.h>
-#endif
 /* u2d_simd_impl.h has defined u2d_real, u2d_ilane (unsigned) and u2d_mask (signed, what
- * comparisons give) as vectors of U2D_LANES */
+ * comparisons give) as vectors of U2D_LANES, and u2d_any_lane and u2d_all_lanes, the tests
+ * of a mask's lanes (with the unit's intrinsics, which stay in that file) */
 #define U2D_R(x) ((u2d_real){0} + (double)(x))
 #define U2D_ANY(c) u2d_any_lane(c)
 #define U2D_ALL(c) u2d_all_lanes(c)
 #define U2D_LANE(x, l) ((x)[l])
-/* One test of the whole vector where the unit's instruction set has it: lane by lane, GCC
- * moved each lane to an integer register and or'ed them, eight instructions on AVX2 (a joint
- * sine's range check, once per one-axis body and sample group in RNEA and CRBA). */
-static inline int u2d_any_lane(u2d_mask c)
-{
-#if defined(__AVX512DQ__) && U2D_LANES == 8
-    return _mm512_movepi64_mask((__m512i)c) != 0;
-#elif defined(__AVX__) && U2D_LANES == 4
-    return !_mm256_testz_si256((__m256i)c, (__m256i)c);
-#else
-    int any = 0;
-    for (int l = 0; l < U2D_LANES; l++) any |= c[l] != 0;
-    return any;
-#endif
-}
-
-static inline int u2d_all_lanes(u2d_mask c)
-{
-#if defined(__AVX512DQ__) && U2D_LANES == 8
-    return _mm512_movepi64_mask((__m512i)c) == 0xff;
-#elif defined(__AVX__) && U2D_LANES == 4
-    return _mm256_movemask_pd((__m256d)c) == 0xf;
-#else
-    int all = 1;
-    for (int l = 0; l < U2D_LANES; l++) all &= c[l] != 0;
-    return all;
-#endif
-}
 static inline u2d_real u2d_sqrt(u2d_real x)
 {
     for (int l = 0; l < U2D_LANES; l++) x[l] = sqrt(x[l]);
