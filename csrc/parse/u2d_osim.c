@@ -17,7 +17,6 @@
  * PinJoint -> revolute about z, SliderJoint -> prismatic along x, WeldJoint -> fixed;
  * every other joint is a CUSTOM joint (six transform axes, as OpenSim's SpatialTransform).
  * Every message names the element and its line. */
-#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -248,7 +247,8 @@ static int read_child(osim *o, u2d_xml *node, const char *elem, int n, double *o
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
-/* ASCII only (bool_word, read_flag): <ctype.h>'s functions follow the process's locale. */
+/* ASCII only (bool_word, read_flag, force_path_of): <ctype.h>'s functions follow the
+ * process's locale. */
 static char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
 
 /* A bool as OpenSim 4.6 reads one: 'true' or 'false' in any case, else a leading whole
@@ -2616,7 +2616,7 @@ static int force_path_of(osim *o, u2d_xml *f, char *out, size_t size)
         size_t n = strlen(kind);
         if (n < 4 || n > 100 || strcmp(kind + n - 3, "Set") != 0) continue;
         char prefix[128] = "/";
-        for (size_t i = 0; i < n; i++) prefix[i + 1] = (char)tolower((unsigned char)kind[i]);
+        for (size_t i = 0; i < n; i++) prefix[i + 1] = lower_ascii(kind[i]);
         prefix[n + 1] = '\0';
         for (u2d_xml *c = first_object(o->model, kind); c; c = u2d_xml_next(c)) {
             const char *name = u2d_xml_attr(c, "name");
