@@ -383,24 +383,23 @@ def test_an_opensim_3_name_holding_blanks_is_said_read_without_them_not_refused(
 
 # ------------------------------------------------ a job of several files: none or all
 
+def _rra_setup_with_a_tab_in_FY(tmp_path):
+    """Gait2354's published RRA setup folder, its actuator FY named 'F&#9;Y'."""
+    return _published_setup_renamed(tmp_path, ("opensim_models", "Gait2354_Simbody"),
+                                    ("gait2354_RRA_Actuators.xml",),
+                                    '<PointActuator name="FY">', '<PointActuator name="F&#9;Y">')
+
+
 def test_rra_refuses_an_actuator_name_holding_a_tab_before_writing_any_result(tmp_path):
     """Gait2354's RRA setup (0.75 .. 0.8 s) with its actuator FY named 'F&#9;Y' in the force
     set. Before, rra wrote the three Kinematics files, then refused Actuation_force.sto for
     the name: a results directory that looked like a run's. Now nothing is written."""
     import re
-    import shutil
-    source = os.path.join(os.path.dirname(__file__), os.pardir, "data", "opensim_models",
-                          "Gait2354_Simbody")
-    folder = tmp_path / "setup"
-    shutil.copytree(source, folder)
+    folder = _rra_setup_with_a_tab_in_FY(tmp_path)
     setup = folder / "subject01_Setup_RRA.xml"
     setup.write_text(re.sub(r"<final_time>[^<]*</final_time>", "<final_time>0.8</final_time>",
                             setup.read_text()))
     actuators = folder / "gait2354_RRA_Actuators.xml"
-    text = actuators.read_text()
-    assert '<PointActuator name="FY">' in text
-    actuators.write_text(text.replace('<PointActuator name="FY">',
-                                      '<PointActuator name="F&#9;Y">'))
     results = tmp_path / "results"
     status, _, err = run_here(["rra", str(setup), "--results-directory", str(results)])
     assert status != 0 and "Traceback" not in err, err
@@ -412,18 +411,12 @@ def test_rra_refuses_an_actuator_name_holding_a_tab_before_reducing(tmp_path, mo
     """The same setup: before, rra reduced the residuals over the whole time range (the job's
     minutes), then refused the name when writing; now it refuses before reducing."""
     import re
-    import shutil
     import warnings
 
     from urdf2dyn.biomech import rra
     from urdf2dyn.warn import Urdf2dynWarning
-    source = os.path.join(os.path.dirname(__file__), os.pardir, "data", "opensim_models",
-                          "Gait2354_Simbody")
-    folder = tmp_path / "setup"
-    shutil.copytree(source, folder)
+    folder = _rra_setup_with_a_tab_in_FY(tmp_path)
     actuators = folder / "gait2354_RRA_Actuators.xml"
-    actuators.write_text(actuators.read_text().replace('<PointActuator name="FY">',
-                                                       '<PointActuator name="F&#9;Y">'))
 
     def reduced(*args, **kwargs):
         raise AssertionError("the residuals were reduced before the refusal")
@@ -437,6 +430,23 @@ def test_rra_refuses_an_actuator_name_holding_a_tab_before_reducing(tmp_path, mo
     assert not results.exists()
 
 
+def _published_setup_renamed(tmp_path, data, files, old="mtp_angle_r",
+                             new="mtp&#x2028;angle_r"):
+    """A copy of the published setup folder tests/data/<data> (a path's parts) as
+    tmp_path/setup, where each of files has old written new: the folder. By default the
+    coordinate mtp_angle_r named 'mtp&#x2028;angle_r', a character OpenSim 4.6 allows in a
+    name and which ends a line for str.splitlines, hence for urdf2dyn's readers."""
+    import shutil
+    folder = tmp_path / "setup"
+    shutil.copytree(os.path.join(os.path.dirname(__file__), os.pardir, "data", *data), folder)
+    for name in files:
+        path = folder / name
+        text = path.read_text()
+        assert old in text
+        path.write_text(text.replace(old, new))
+    return folder
+
+
 def test_scale_refuses_a_coordinate_its_motion_file_cannot_hold_before_writing_a_model(
         tmp_path):
     """Gait2354's scale setup with the coordinate mtp_angle_r named 'mtp&#x2028;angle_r' (a
@@ -444,15 +454,8 @@ def test_scale_refuses_a_coordinate_its_motion_file_cannot_hold_before_writing_a
     for urdf2dyn's readers). Before, scale wrote the scaled models and scale set, then refused
     the static pose's .mot for the name: models that looked like a run's result. Now nothing
     is written."""
-    import shutil
-    source = os.path.join(os.path.dirname(__file__), os.pardir, "data", "scale", "gait2354")
-    folder = tmp_path / "setup"
-    shutil.copytree(source, folder)
-    for name in ("gait2354_simbody.osim", "subject01_Setup_Scale.xml"):
-        path = folder / name
-        text = path.read_text()
-        assert "mtp_angle_r" in text
-        path.write_text(text.replace("mtp_angle_r", "mtp&#x2028;angle_r"))
+    folder = _published_setup_renamed(tmp_path, ("scale", "gait2354"),
+                                      ("gait2354_simbody.osim", "subject01_Setup_Scale.xml"))
     before = set(os.listdir(folder))
     status, _, err = run_here(["scale", str(folder / "subject01_Setup_Scale.xml")])
     assert status != 0 and "Traceback" not in err, err
@@ -482,17 +485,10 @@ def test_ik_refuses_a_coordinate_its_motion_cannot_hold_before_fitting(tmp_path,
     directory, then refused the .mot for the name; now it refuses first, fitting and creating
     nothing."""
     import re
-    import shutil
 
     from urdf2dyn.biomech import ik
-    source = os.path.join(os.path.dirname(__file__), os.pardir, "data", "ik", "gait2392")
-    folder = tmp_path / "setup"
-    shutil.copytree(source, folder)
-    for name in ("subject01_simbody.osim", "subject01_Setup_IK.xml"):
-        path = folder / name
-        text = path.read_text()
-        assert "mtp_angle_r" in text
-        path.write_text(text.replace("mtp_angle_r", "mtp&#x2028;angle_r"))
+    folder = _published_setup_renamed(tmp_path, ("ik", "gait2392"),
+                                      ("subject01_simbody.osim", "subject01_Setup_IK.xml"))
     setup = folder / "subject01_Setup_IK.xml"
     setup.write_text(re.sub(r"<results_directory>[^<]*</results_directory>",
                             "<results_directory>results</results_directory>",
