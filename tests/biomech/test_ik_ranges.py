@@ -304,6 +304,17 @@ def test_a_urdf_range_of_a_whole_turn_does_not_bind(tmp_path, pi):
     assert model.clamped_ranges                                     # the narrower ones bind
 
 
+def _unclamped_slider_ranged(osim, tmp_path, written):
+    """_slider_without_range's unclamped slider, its coordinate given <range>written</range>:
+    (model file, setup)."""
+    model_file, setup = _slider_without_range(osim, tmp_path, clamped=False)
+    text = model_file.read_text()
+    assert text.count('<Coordinate name="q">') == 1
+    model_file.write_text(text.replace('<Coordinate name="q">',
+                                       f'<Coordinate name="q"><range>{written}</range>'))
+    return model_file, setup
+
+
 def test_an_unclamped_range_with_a_nan_end_is_said_as_the_file_wrote_it(tmp_path):
     """<range>nan 10</range> on an unclamped slider: OpenSim 4.6 keeps the NaN (the oracle:
     its Coordinate's getRangeMin), which bounds nothing, and urdf2dyn reads it as no bound;
@@ -311,11 +322,7 @@ def test_an_unclamped_range_with_a_nan_end_is_said_as_the_file_wrote_it(tmp_path
     [-inf, 10], which no file wrote; it says [nan, 10], as the file and OpenSim do."""
     osim = pytest.importorskip("opensim")
     osim.Logger.setLevelString("error")
-    model_file, setup = _slider_without_range(osim, tmp_path, clamped=False)
-    text = model_file.read_text()
-    assert text.count('<Coordinate name="q">') == 1
-    model_file.write_text(text.replace('<Coordinate name="q">',
-                                       '<Coordinate name="q"><range>nan 10</range>'))
+    model_file, setup = _unclamped_slider_ranged(osim, tmp_path, "nan 10")
     om = osim.Model(os.fspath(model_file))        # kept: its coordinate lives as long as it
     theirs = om.getCoordinateSet().get("q")
     assert np.isnan(theirs.getRangeMin()) and theirs.getRangeMax() == 10.0
@@ -425,11 +432,7 @@ def test_an_unclamped_range_written_as_opensims_default_is_said_when_left(tmp_pa
     does not; now urdf2dyn says the slider leaves the range the file wrote, with its frames."""
     osim = pytest.importorskip("opensim")
     osim.Logger.setLevelString("error")
-    model_file, setup = _slider_without_range(osim, tmp_path, clamped=False)
-    text = model_file.read_text()
-    assert text.count('<Coordinate name="q">') == 1
-    model_file.write_text(text.replace('<Coordinate name="q">',
-                                       '<Coordinate name="q"><range>-10 10</range>'))
+    model_file, setup = _unclamped_slider_ranged(osim, tmp_path, "-10 10")
     om = osim.Model(os.fspath(model_file))        # kept: its coordinate lives as long as it
     theirs = om.getCoordinateSet().get("q")
     assert (theirs.getRangeMin(), theirs.getRangeMax()) == (-10.0, 10.0)
