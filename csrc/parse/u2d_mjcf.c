@@ -4250,9 +4250,13 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
         return;
     }
     if (strcmp(el, "position") == 0) {
-        /* 0 turns the filter off; NaN, as any other number, keeps it on */
+        /* 0 turns the filter off; NaN, as any other number, keeps it on. Without its own,
+         * the timeconst of the default it reads its settings from, as its gain (MuJoCo
+         * 4.0.0: a class's <position timeconst="1"/> then a child's <pid ki="1"/> leaves
+         * a <position> of the child filtered, one of the class itself not) */
         double tc = t ? strtod(t, NULL)
-                      : strcmp(a->dyntype, "filterexact") == 0 ? a->timeconst : 0;
+                  : source && strcmp(source->dyntype, "filterexact") == 0 ? source->timeconst
+                                                                           : 0;
         a->dyntype = tc != 0 ? "filterexact" : "none";
         a->timeconst = tc != 0 ? tc : 1;
         return;
