@@ -1,8 +1,24 @@
 """What a pass count does not show: the SIMD paths this CPU offers, so that a CI log says
 which paths tests/test_simd.py and the C driver could test here (the 8-lane code of the
 AVX-512 path also runs through AVX2, tests/c/lanes8.c, where AVX-512 itself is missing); and
-the OpenSim module every oracle test takes."""
+the OpenSim module every oracle test takes; and the Hypothesis profile every property test
+runs under."""
+import os
+
 import pytest
+
+try:
+    from hypothesis import settings
+except ImportError:                   # the tests that need it skip themselves
+    settings = None
+
+if settings is not None:
+    # CI and a plain `pytest` run the same examples every time (a red run is the code's, not
+    # the draw's); `HYPOTHESIS_PROFILE=long pytest ...` draws new ones each run to hunt
+    # (docs/robustness.rst). A test's own @settings changes only what it names.
+    settings.register_profile("ci", derandomize=True, database=None)
+    settings.register_profile("long", derandomize=False, database=None)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(scope="session")

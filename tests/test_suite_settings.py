@@ -1,0 +1,25 @@
+"""How the suite itself runs: the same Hypothesis examples every run unless asked otherwise,
+so that a red CI run is the code's and can be replayed (tests/conftest.py)."""
+import os
+
+import pytest
+
+hypothesis = pytest.importorskip("hypothesis")
+
+
+@pytest.mark.skipif(os.environ.get("HYPOTHESIS_PROFILE", "ci") != "ci",
+                    reason="another Hypothesis profile was asked for")
+def test_property_tests_draw_the_same_examples_every_run():
+    default = hypothesis.settings.default
+    assert default.derandomize, "tests/conftest.py's 'ci' profile is not the one loaded"
+    assert default.database is None, "examples saved by an earlier run would be replayed"
+
+
+@pytest.mark.skipif(os.environ.get("HYPOTHESIS_PROFILE", "ci") != "ci",
+                    reason="another Hypothesis profile was asked for")
+def test_a_tests_own_settings_keep_the_profile_it_does_not_name():
+    @hypothesis.settings(max_examples=3, deadline=None)
+    @hypothesis.given(hypothesis.strategies.integers())
+    def drawn(x):
+        pass
+    assert drawn._hypothesis_internal_use_settings.derandomize
