@@ -532,3 +532,59 @@ def test_a_marker_named_with_a_slash_is_refused_naming_it_where_its_path_is_rela
         with pytest.raises(urdf2dyn.URDFError, match="the name 'm/x' holds '/', which OpenSim "
                            "4.6 refuses in a name"):
             urdf2dyn.load(path)
+
+
+# ------------------------------------------------ HuMoD's .mat: names as MATLAB reads them
+
+def _octave_labels(path):
+    """motion.trajectoryLabels of the .mat file path as Octave reads them (each between [])."""
+    import shutil
+    import subprocess
+    octave = shutil.which("octave-cli")
+    if octave is None:
+        pytest.skip("octave-cli not found: install Debian's 'octave' package")
+    script = (f"m = load('{path}'); l = cellstr(m.motion.trajectoryLabels); "
+              "for i = 1:numel(l), printf('[%s]\\n', l{i}); end")
+    run = subprocess.run([octave, "--no-gui", "--quiet", "--no-init-file", "--eval", script],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    return [line[1:-1] for line in run.stdout.splitlines()]
+
+
+def test_a_humod_label_with_end_blanks_is_read_back_whole(tmp_path):
+    """write_humod stores the labels as a cell array: Octave and SciPy give ' b' back as it is.
+    Before, read_humod read every label without its end blanks, as if it were a row of a char
+    matrix (which MATLAB pads with blanks): 'a ' and ' b' came back 'a' and 'b'."""
+    from scipy.io import loadmat
+
+    from urdf2dyn.biomech.formats import read_humod, write_humod
+    names = ["a ", " b", "c"]
+    path = tmp_path / "labels.mat"
+    write_humod(path, Trajectory(np.array([0.0, 0.01]), np.zeros((2, 3)), names))
+    assert _octave_labels(path) == names
+    assert list(loadmat(path, simplify_cells=True)["motion"]["trajectoryLabels"]) == names
+    assert read_humod(path).names == names
+
+
+def test_a_humod_char_matrix_label_is_read_without_the_blanks_matlab_pads_it_with(tmp_path):
+    """Labels saved by Octave as a char matrix, char('ab', 'c'): its rows are padded with
+    blanks to one length (SciPy reads 'c '), which read_humod leaves out, as MATLAB's
+    cellstr does."""
+    import shutil
+    import subprocess
+
+    from scipy.io import loadmat
+
+    from urdf2dyn.biomech.formats import read_humod
+    octave = shutil.which("octave-cli")
+    if octave is None:
+        pytest.skip("octave-cli not found: install Debian's 'octave' package")
+    path = tmp_path / "matrix.mat"
+    script = ("motion.frameRate = 100; motion.trajectoryLabels = char('ab', 'c'); "
+              f"motion.trajectory.q = zeros(2, 3); save('-v6', '{path}', 'motion')")
+    run = subprocess.run([octave, "--no-gui", "--quiet", "--no-init-file", "--eval", script],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    labels = loadmat(path, simplify_cells=True)["motion"]["trajectoryLabels"]
+    assert list(labels) == ["ab", "c "]
+    assert read_humod(path).names == ["ab", "c"]
