@@ -131,8 +131,10 @@ def test_a_csv_column_name_is_read_back_whole_by_csv_pandas_and_urdf2dyn_or_refu
 
 
 @_SETTINGS
-@given(title=st.text("ab \t\n\r\u2028", max_size=5).map(lambda t: t + "endheader"))
+@given(title=st.text("ab \t\n\r\u2028=", max_size=5).map(lambda t: t + "endheader"))
 @example(title="walk\nendheader")
+@example(title="walk=1")
+@example(title="inDegrees=yes")
 @example(title="walk\ttrial")
 @example(title=" endheader")
 @example(title="EndHeader")
@@ -140,7 +142,9 @@ def test_a_sto_title_is_read_back_whole_by_opensim_or_refused(osim, tmp_path, ti
     """A .sto's first line is its title (write_opensim's name, an IK setup's name). Before, a
     title 'walk\nendheader' was written on two lines, and a title ' endheader' as it is: the
     header ended there, and urdf2dyn and OpenSim 4.6's TimeSeriesTable refused the file
-    (urdf2dyn: "line 4, column 'version=1': 'nRows=2' is not a number")."""
+    (urdf2dyn: "line 4, column 'version=1': 'nRows=2' is not a number"). And a title 'walk=1'
+    was written as it is: OpenSim 4.6's TimeSeriesTable and urdf2dyn read a header key 'walk',
+    and no title."""
     traj = Trajectory(np.array([0.0, 0.01]), np.array([[1.0], [2.0]]), ["q"])
     path = _fresh(tmp_path, "titled.sto")
     try:
@@ -153,6 +157,19 @@ def test_a_sto_title_is_read_back_whole_by_opensim_or_refused(osim, tmp_path, ti
     assert list(table.getDependentColumn("q").to_numpy()) == [1.0, 2.0]
     again = read_opensim(path)
     assert again.meta["name"] == title.strip() and list(again.q[:, 0]) == [1.0, 2.0]
+
+
+def test_a_sto_file_named_with_an_equals_sign_is_titled_with_an_underscore(osim, tmp_path):
+    """A .sto written without a title is titled by its file name. Before, 'speed=1.2.sto' was
+    titled 'speed=1.2': OpenSim 4.6's TimeSeriesTable read a header key 'speed' and no title,
+    and urdf2dyn no title. Now its title is 'speed_1.2', which both read."""
+    traj = Trajectory(np.array([0.0, 0.01]), np.array([[1.0], [2.0]]), ["q"])
+    path = str(tmp_path / "speed=1.2.sto")
+    write_opensim(path, traj, degrees=False)
+    table = osim.TimeSeriesTable(path)
+    assert table.getTableMetaDataAsString("header") == "speed_1.2"
+    assert "speed" not in list(table.getTableMetaDataKeys())
+    assert read_opensim(path).meta["name"] == "speed_1.2"
 
 
 @pytest.mark.parametrize("name", ["Time", "TIME"])

@@ -9,10 +9,12 @@ before it writes anything.
 """
 from __future__ import annotations
 
+import os
+
 from ...warn import MotionError
 
 __all__ = ["refuse_unwritable_names", "refuse_unwritable_title", "refuse_a_line_break",
-           "unwritable_reason"]
+           "title_from_path", "unwritable_reason"]
 
 
 def _ends_a_line(c):
@@ -72,13 +74,26 @@ def refuse_unwritable_names(path, names, what, origin=None, separator="\t", inde
 def refuse_unwritable_title(path, title, origin=None):
     """MotionError, before anything is written, for a .mot/.sto title (its first line) that
     would end the header: one holding a line break (the rest read as a header line) or
-    reading 'endheader' (OpenSim 4.6 ends the header at that line, urdf2dyn in any case)."""
+    reading 'endheader' (OpenSim 4.6 ends the header at that line, urdf2dyn in any case);
+    or that would be read as a header key: one holding '='."""
     refuse_a_line_break(path, title, "title", origin)
     if title.strip().lower() == "endheader":
         raise _refusal(path, "title", title, origin,
                        "a line reading 'endheader' ends the header (for urdf2dyn in any case, "
                        "for OpenSim 4.6 in lower case): the lines after it are read as the "
                        "columns")
+    if "=" in title:
+        where = f" where it comes from ({origin})" if origin else ""
+        raise _refusal(path, "title", title, origin,
+                       "a header line holding '=' is a key and its value to OpenSim 4.6's "
+                       "TimeSeriesTable and to urdf2dyn, which read no title then",
+                       f"give a title without '=' (e.g. {title.replace('=', '_')!r}){where}")
+
+
+def title_from_path(path):
+    """The title a .mot/.sto written to path gets when none is given: its file name without
+    the extension, each '=' written '_' (a title holding '=' would be read as a header key)."""
+    return os.path.splitext(os.path.basename(os.fspath(path)))[0].replace("=", "_")
 
 
 def refuse_a_line_break(path, text, what, origin=None, advice=None):

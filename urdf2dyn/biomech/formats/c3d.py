@@ -2148,6 +2148,7 @@ def grf_columns(plates, prefix="{n}_"):
 def write_grf(path, plates, name=None):
     """Write force plates as an OpenSim .mot (``inDegrees=no``): ``time`` then
     :func:`grf_columns`. Every plate must share one time axis (read with the same rate)."""
+    from ._cells import title_from_path
     from .opensim import _write_sto
     if not plates:
         raise MotionError(f"{os.fspath(path)}: no force plates to write")
@@ -2156,4 +2157,4 @@ def write_grf(path, plates, name=None):
         raise MotionError(f"{os.fspath(path)}: the plates have different sample counts")
     labels, data = grf_columns(plates)
     _write_sto(os.fspath(path), ["time"] + labels, np.column_stack([time, data]), False,
-               name or os.path.splitext(os.path.basename(os.fspath(path)))[0])
+               name or title_from_path(path))

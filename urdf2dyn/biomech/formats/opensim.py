@@ -31,7 +31,7 @@ from ...forces import wrench_at_point
 from ..._input_bytes import read_input, refuse_devices
 from ..._safe_files import note_input, replacing
 from ...warn import counted, data_rows, report
-from ._cells import refuse_unwritable_names, refuse_unwritable_title
+from ._cells import refuse_unwritable_names, refuse_unwritable_title, title_from_path
 from .setup_xml import disabled, read_setup_element, read_tool, text as _text
 from .windows import decode_text, setup_path
 from ..trajectory import MotionError, _from_table, _to_table, angle_columns, load_mapping
@@ -729,7 +729,9 @@ def _warn_unused_speeds(labels, path):
 
 def write_opensim(path, traj, degrees=None, name=None, model=None, linear=(), derivatives=False,
                   forces=False):
-    """Write an OpenSim .mot/.sto file: header ``name``, ``version=1`` (3 when a value is NaN,
+    """Write an OpenSim .mot/.sto file: header ``name`` (by default the file's name without
+    its extension, '=' written '_'; a name holding '=' is refused, as OpenSim reads such a line
+    as a key, not the title), ``version=1`` (3 when a value is NaN,
     which OpenSim's Storage reads only so), ``nRows``, ``nColumns``,
     ``inDegrees=yes|no``, ``endheader``, then tab-separated labels and values.
 
@@ -743,8 +745,7 @@ def write_opensim(path, traj, degrees=None, name=None, model=None, linear=(), de
     if degrees is None:
         degrees = model is not None
     header, data = _to_table(traj, degrees, model, linear, derivatives, forces)
-    _write_sto(path, header, data, degrees,
-               name or os.path.splitext(os.path.basename(os.fspath(path)))[0])
+    _write_sto(path, header, data, degrees, name or title_from_path(path))
 
 
 def coordinate_set_columns(names, model):
@@ -1173,8 +1174,7 @@ def write_external_loads(path, loads, bodies, datafile=None):
                         ("ground_torque_", loads.moment.get(key, np.zeros_like(loads.grf[key])))):
             labels += [f"{key}_{kind}{ax}" for ax in "xyz"]
             cols.append(np.where(np.isfinite(x), x, 0.0))
-    _write_sto(datafile, labels, np.column_stack(cols), False,
-               os.path.splitext(os.path.basename(datafile))[0])
+    _write_sto(datafile, labels, np.column_stack(cols), False, title_from_path(datafile))
     root = ET.Element("OpenSimDocument", Version="40000")
     el = ET.SubElement(root, "ExternalLoads", name="externalloads")
     objects = ET.SubElement(el, "objects")
