@@ -172,6 +172,46 @@ def test_a_sto_file_named_with_an_equals_sign_is_titled_with_an_underscore(osim,
     assert read_opensim(path).meta["name"] == "speed_1.2"
 
 
+def test_a_column_label_given_twice_is_refused_naming_it_and_where_it_came_from(osim, tmp_path):
+    """A library caller's names ['a', 'b', 'a']. Before, write_table and the .sto writer wrote
+    them as given: a file urdf2dyn's readers refuse ("duplicate columns ['a']"), pandas reads
+    with a column 'a.1' and OpenSim 4.6's TimeSeriesTable finds only the first 'a' by its name
+    (its values 1, 3 in the table written by hand below)."""
+    from urdf2dyn.biomech.formats.opensim import _write_sto
+    by_hand = tmp_path / "by_hand.sto"
+    by_hand.write_text("t\nversion=1\nnRows=2\nnColumns=3\ninDegrees=no\nendheader\n"
+                       "time\ta\ta\n0\t1\t2\n0.01\t3\t4\n")
+    assert list(osim.TimeSeriesTable(str(by_hand)).getDependentColumn("a").to_numpy()) == [1, 3]
+    values = np.arange(6, dtype=float).reshape(2, 3)
+    csv_path = tmp_path / "twice.csv"
+    with pytest.raises(MotionError, match=r"the column label 'a' \(from the caller's list\) "
+                                          r"cannot be written: two columns would carry it"):
+        write_table(csv_path, [0.0, 0.01], values, ["a", "b", "a"], origin="the caller's list")
+    sto_path = tmp_path / "twice.sto"
+    with pytest.raises(MotionError, match=r"the column label 'a' cannot be written: two "):
+        _write_sto(sto_path, ["time", "a", "b", "a"],
+                   np.column_stack([[0.0, 0.01], values]), False, "t")
+    assert sorted(os.listdir(tmp_path)) == ["by_hand.sto"]
+
+
+@pytest.mark.parametrize("output", ["out.sto", "out.csv"])
+def test_a_coordinate_named_as_another_ones_speed_is_refused_with_the_speeds(tmp_path, output):
+    """Coordinates 'a' and 'a_vel' written with their speeds: 'a_vel' is both a coordinate
+    and the speed of 'a'. Before, write_opensim and write_csv wrote the two columns under one
+    label, a file urdf2dyn's readers refuse; now the label is refused, nothing written."""
+    from urdf2dyn.biomech.formats import write_csv
+    names = ["a", "a_vel"]
+    traj = Trajectory(np.array([0.0, 0.01]), np.zeros((2, 2)), names, v=np.ones((2, 2)),
+                      v_names=names)
+    path = tmp_path / output
+    with pytest.raises(MotionError, match="the column label 'a_vel' cannot be written"):
+        if output.endswith(".csv"):
+            write_csv(path, traj)
+        else:
+            write_opensim(path, traj, degrees=False, derivatives=True)
+    assert not path.exists()
+
+
 @pytest.mark.parametrize("name", ["Time", "TIME"])
 def test_a_column_named_time_in_another_case_is_written_and_read_back_as_data(osim, tmp_path,
                                                                               name):

@@ -61,7 +61,8 @@ def refuse_unwritable_names(path, names, what, origin=None, separator="\t", inde
     origin: where they came from when known (e.g. the C3D file), said for the user to rename
     them there; index: the name of the table's first column (its times), which no other
     column may take (in another case it may: OpenSim 4.6 and urdf2dyn read 'Time' beside
-    'time' as data)."""
+    'time' as data); a name given twice is refused too."""
+    names = list(names)
     for name in names:
         reason = unwritable_reason(name, separator)
         if reason is None and name == index:
@@ -69,6 +70,22 @@ def refuse_unwritable_names(path, names, what, origin=None, separator="\t", inde
                       "naming two columns alike")
         if reason is not None:
             raise _refusal(path, what, name, origin, reason)
+    twice = _first_repeated(names)
+    if twice is not None:
+        raise _refusal(path, what, twice, origin,
+                       "two columns would carry it: urdf2dyn's readers refuse such a table, "
+                       "pandas reads the second one under another name, and OpenSim 4.6 "
+                       "finds only one of the two by it")
+
+
+def _first_repeated(names):
+    """The first of names that occurs again after it, or None."""
+    seen = set()
+    for name in names:
+        if name in seen:
+            return name
+        seen.add(name)
+    return None
 
 
 def refuse_unwritable_title(path, title, origin=None):
