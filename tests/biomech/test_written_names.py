@@ -130,6 +130,30 @@ def test_a_csv_column_name_is_read_back_whole_by_csv_pandas_and_urdf2dyn_or_refu
     np.testing.assert_array_equal(data[:, 1:], values)
 
 
+def test_a_csv_column_name_a_spreadsheet_takes_for_a_formula_is_warned_of_and_written(
+        tmp_path):
+    """Names '=1+2', '+a', '-b', '@c' begin a formula in a spreadsheet's cell (OWASP, "CSV
+    Injection"). Before, write_table wrote them without a word; now it warns, naming them,
+    and still writes them as they are: Python's csv module, pandas and urdf2dyn read them
+    back whole (a quote put before them, as OWASP suggests, would be read as part of them)."""
+    import csv
+
+    import pandas as pd
+
+    from urdf2dyn.warn import Urdf2dynWarning
+    names = ["=1+2", "+a", "-b", "@c", "d"]
+    path = tmp_path / "formulas.csv"
+    with pytest.warns(Urdf2dynWarning) as caught:
+        write_table(path, [0.0, 0.01], np.zeros((2, 5)), names, origin="model 'r'")
+    said = [str(w.message) for w in caught]
+    assert len(said) == 1 and str(path) in said[0] and "model 'r'" in said[0], said
+    assert "['=1+2', '+a', '-b', '@c']" in said[0] and "formulas" in said[0], said
+    with open(path, newline="", encoding="utf-8") as f:
+        assert next(csv.reader(f)) == ["time", *names]
+    assert list(pd.read_csv(path).columns) == ["time", *names]
+    assert read_table(path)[0] == ["time", *names]
+
+
 @_SETTINGS
 @given(title=st.text("ab \t\n\r\u2028=", max_size=5).map(lambda t: t + "endheader"))
 @example(title="walk\nendheader")

@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 
 from ..._safe_files import note_input, replacing
+from ...warn import report
 from ..processing import LIBRARY_COLUMNS
 from ..trajectory import MotionError, _from_table, _to_table
 from ._cells import refuse_unwritable_names
@@ -279,15 +280,37 @@ def write_table(path, t, values, names, fmt="{:.15g}", index="time", origin=None
     "{:.17g}" reads back bit for bit), NaN as ``nan``: the one CSV writer. A name holding a
     separator or a quote is quoted (RFC 4180); one that no quoting keeps whole for
     read_table (a line break, blanks at its ends: formats._cells) is refused (MotionError)
-    before anything is written, saying origin (where the names came from) when given."""
+    before anything is written, saying origin (where the names came from) when given. A name
+    beginning as a spreadsheet formula does is written as it is, with a warning
+    (:func:`_warn_of_formulas`)."""
     header = [index, *names]
     refuse_unwritable_names(os.fspath(path), [index], "column label", separator=None)
     refuse_unwritable_names(os.fspath(path), names, "column label", origin, separator=None,
                             index=index)
+    _warn_of_formulas(os.fspath(path), header, origin)
     table = np.column_stack([np.asarray(t, dtype=float), np.asarray(values, dtype=float)])
     with replacing(path) as tmp:
         np.savetxt(tmp, table, delimiter=",", header=",".join(map(_header_cell, header)),
                    comments="", fmt="%" + fmt[2:-1])
+
+
+#: What begins a formula in a spreadsheet's cell (OWASP's "CSV Injection"); a tab and a
+#: carriage return, which OWASP lists too, are quoted or refused before.
+_FORMULA_STARTS = ("=", "+", "-", "@")
+
+
+def _warn_of_formulas(path, header, origin=None):
+    """Warn of the names in header that a spreadsheet opening the CSV may run as formulas.
+    They are written as they are, not prefixed with a quote as OWASP suggests: pandas, the csv
+    module and urdf2dyn would read the quote as part of the name."""
+    formulas = [name for name in header if name.startswith(_FORMULA_STARTS)]
+    if formulas:
+        where = f" (from {origin})" if origin else ""
+        report(f"{path}: the column labels {formulas}{where} begin with '=', '+', '-' or '@': "
+               "a spreadsheet (Excel, LibreOffice Calc) opening this CSV may run them as "
+               "formulas. They are written as they are, as pandas, Python's csv module and "
+               "urdf2dyn read them; rename them, or open the file as text in a spreadsheet",
+               stacklevel=None)
 
 
 def _header_cell(name):
