@@ -544,6 +544,31 @@ def test_scale_refuses_a_coordinate_its_motion_file_cannot_hold_before_writing_a
     assert repr("mtp\u2028angle_r") in err and "3DGaitModel2354" in err, err
 
 
+def test_scale_refuses_a_coordinate_its_motion_file_cannot_hold_before_scaling(tmp_path,
+                                                                              monkeypatch):
+    """The same setup: before, scale measured, scaled and placed the markers (the job's
+    work), then refused the name when writing; now it refuses before, as ik and rra do."""
+    import importlib
+    import re
+    import warnings
+
+    from urdf2dyn.warn import Urdf2dynWarning
+    scale = importlib.import_module("urdf2dyn.biomech.scale")
+    folder = _published_setup_renamed(tmp_path, ("scale", "gait2354"),
+                                      ("gait2354_simbody.osim", "subject01_Setup_Scale.xml"))
+
+    def scaled(*args, **kwargs):
+        raise AssertionError("the model was scaled before the refusal")
+
+    monkeypatch.setattr(scale, "scale", scaled)
+    before = set(os.listdir(folder))
+    with warnings.catch_warnings(), \
+            pytest.raises(MotionError, match=re.escape(repr("mtp\u2028angle_r"))):
+        warnings.simplefilter("ignore", Urdf2dynWarning)     # the model's, said elsewhere
+        scale.run_setup(folder / "subject01_Setup_Scale.xml")
+    assert set(os.listdir(folder)) == before, set(os.listdir(folder)) - before
+
+
 def test_external_loads_refuse_a_foot_key_holding_a_tab_writing_neither_file(tmp_path):
     """write_external_loads writes the .mot, then the XML naming its columns by the foot keys.
     Before, a key 'R\\tx' was written into the .mot's labels as it is (a file OpenSim 4.6's

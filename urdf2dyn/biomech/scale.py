@@ -775,9 +775,19 @@ def _run_setup(setup, output, model, static, strict, marker_set, processing, rot
         from .markers import LENGTH_UNITS
         units = LENGTH_UNITS.get(str(static.meta.get("units", "m")), 1.0)
         settings.max_marker_movement = s.max_marker_movement * units
+    _refuse_an_unwritable_pose(s, output, model)
     result = scale(model, static, settings, strict)
     _write_outputs(s, result, output)
     return result
+
+
+def _refuse_an_unwritable_pose(s, output, model):
+    """MotionError, before the scaling and placing (the job's work) and any file, when the
+    static pose's .mot cannot hold a coordinate's name (formats._cells): the placed model keeps
+    the generic model's coordinates, whose names the pose's columns are."""
+    motion = _outputs(s, output)[-1][1]
+    if motion:
+        refuse_unwritable_names(motion, model.q_names, "coordinate", f"model {model.name!r}")
 
 
 def _exists(s, element, path, advice):
@@ -874,10 +884,6 @@ def _write_outputs(s: ScaleSetup, result: ScaleResult, output: str | None) -> No
             f.write(text)
 
     scaled, factors, final, markers, motion = (p for _, p in _outputs(s, output))
-    if motion and result.report.pose is not None:
-        # before the first file: a job refused halfway leaves models that look like a result
-        refuse_unwritable_names(motion, result.report.q_names, "coordinate",
-                                f"model {result.generic.name!r}")
     if scaled:
         put(scaled, result.scaled_text)
     if factors:
