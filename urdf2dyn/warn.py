@@ -23,7 +23,7 @@ import warnings
 from collections import Counter
 
 __all__ = ["Urdf2dynWarning", "URDFWarning", "MotionError", "report", "note",
-           "hearing_notes", "unknown_name", "missing_file"]
+           "hearing_notes", "unknown_name", "missing_file", "shown", "escaped"]
 
 
 class Urdf2dynWarning(UserWarning):
@@ -185,3 +185,19 @@ def duplicated(names, limit=8):
     dup = sorted(x for x, k in Counter(names).items() if k > 1)
     more = f" and {len(dup) - limit} more" if len(dup) > limit else ""
     return f"{dup[:limit]}{more}"
+
+
+def shown(name):
+    """A name as a line printed to a terminal shows it: as it is when each of its characters
+    prints as itself; else as Python's repr writes it, in quotes, its line breaks, tabs and
+    escape characters written \\n, \\t, \\x1b (printed raw, they would break the line or
+    move the cursor, and the name read would not be the name)."""
+    return name if name.isprintable() else repr(name)
+
+
+def escaped(text):
+    """text (a message naming names) on one line: each character that does not print as
+    itself written as Python's repr writes it (a line break as \\n), the rest as it is."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

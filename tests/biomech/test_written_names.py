@@ -694,3 +694,57 @@ def test_a_humod_char_matrix_label_is_read_without_the_blanks_matlab_pads_it_wit
     labels = loadmat(path, simplify_cells=True)["motion"]["trajectoryLabels"]
     assert list(labels) == ["ab", "c "]
     assert read_humod(path).names == ["ab", "c"]
+
+
+# ------------------------------------------------ names printed on the terminal
+
+_URDF_NAMED_WITH_A_LINE_BREAK_AND_A_RETURN = _URDF_NAMED_WITH_A_LINE_BREAK.replace(
+    '"l1"', '"l&#13;1"')
+
+
+@pytest.mark.parametrize("command", ["info", "torques"])
+def test_the_summary_prints_a_name_holding_a_line_break_escaped(tmp_path, command):
+    """The joint 'knee&#10;left' and the link 'l&#13;1'. Before, `urdf2dyn info` printed them
+    as they are, 'knee' ending a line of the tree and '1' written over 'l', and `urdf2dyn
+    torques` printed 'left' on a line of its own in the table of peaks; now each is printed
+    as Python's repr writes it, on its line."""
+    robot = tmp_path / "r.urdf"
+    robot.write_text(_URDF_NAMED_WITH_A_LINE_BREAK_AND_A_RETURN)
+    argv = ["info", str(robot)]
+    if command == "torques":
+        motion = tmp_path / "m.csv"
+        t = np.linspace(0.0, 1.0, 11)
+        np.savetxt(motion, np.column_stack([t, np.sin(t)]), delimiter=",", header="time,q0",
+                   comments="")
+        mapping = tmp_path / "map.json"
+        mapping.write_text('{"q0": "knee\\nleft"}')
+        argv = ["torques", str(robot), str(motion), "--mapping", str(mapping), "--no-progress"]
+    status, out, err = run_here(argv)
+    assert status == 0, err
+    assert "\r" not in out and not any(line.strip() == "left" for line in out.splitlines()), out
+    shown = [line for line in out.splitlines() if repr("knee\nleft") in line]
+    assert shown, out
+    if command == "info":
+        assert shown[0].endswith(f"(revolute z, 1 DoF) -> {repr('l' + chr(13) + '1')}  1 kg")
+    else:
+        assert shown[0].split()[:2] == [repr("knee\nleft"), "0.07992"], shown
+
+
+def test_scale_prints_a_marker_name_holding_a_control_character_escaped(tmp_path):
+    """Gait2354's scale setup with its marker Top.Head, the worst placed, named with U+202E
+    (right-to-left override: OpenSim 4.6 loads the name; a terminal shows the text after it
+    reversed). Before, `urdf2dyn scale` printed it as it is in its table of markers, its
+    closing line and its warning of the errors beyond OpenSim's best practice; now escaped
+    as Python's repr escapes it."""
+    name = "Top\u202eHead"
+    folder = _published_setup_renamed(tmp_path, ("scale", "gait2354"),
+                                      ("gait2354_Scale_MarkerSet.xml",
+                                       "subject01_Setup_Scale.xml", "subject01_static.trc"),
+                                      old="Top.Head", new=name)
+    status, out, err = run_here(["scale", str(folder / "subject01_Setup_Scale.xml")])
+    assert status == 0, err
+    assert "\u202e" not in out + err
+    assert any(line.startswith(repr(name) + " ") for line in out.splitlines()), out
+    assert f"({repr(name)}) (OpenSim's best practice" in out, out
+    said = [line for line in err.splitlines() if "beyond OpenSim's best practice" in line]
+    assert len(said) == 1 and "(Top\\u202eHead)" in said[0], err

@@ -47,7 +47,7 @@ from .._input_bytes import refuse_devices
 from .._safe_files import (check_outputs, declared_name, guarding, note_input, note_inputs,
                            replacing)
 from .._xmltext import escape
-from ..warn import in_file, report
+from ..warn import in_file, report, shown
 from .formats._cells import refuse_unwritable_names
 from .formats.osim import OsimEdit, document, read_marker_set
 from .formats.scale_setup import (ManualScale, Measurement, ScaleSetup, ScaleSetupError,
@@ -169,8 +169,9 @@ class ScaleReport:
         for m in self.measurements:
             first = True
             for a, b, dm, de in m.pairs or [("", "", math.nan, math.nan)]:
-                head = f"{m.name:<18}  {m.factor:7.4f}" if first else " " * 27
-                out.append(f"{head}   {a + ' - ' + b:<28}  {1e3 * dm:10.1f}  {1e3 * de:13.1f}")
+                head = f"{shown(m.name):<18}  {m.factor:7.4f}" if first else " " * 27
+                pair = f"{shown(a)} - {shown(b)}"
+                out.append(f"{head}   {pair:<28}  {1e3 * dm:10.1f}  {1e3 * de:13.1f}")
                 first = False
             if m.note:
                 out.append(f"{'':<27}   ({m.note})")
@@ -179,14 +180,15 @@ class ScaleReport:
             out.append("marker              error (mm)  weight  moved (mm)")
             for f in sorted(self.markers, key=lambda f: -np.nan_to_num(f.error)):
                 flag = "  fixed" if f.fixed else ""
-                out.append(f"{f.name:<18}  {1e3 * f.error:10.1f}  {f.weight:6g}  "
+                out.append(f"{shown(f.name):<18}  {1e3 * f.error:10.1f}  {f.weight:6g}  "
                            f"{1e3 * f.moved:10.1f}{flag}")
             out.append(f"static trial: marker error RMS {1e3 * self.rms:.1f} mm, largest "
-                       f"{1e3 * self.max:.1f} mm ({self.worst}) (OpenSim's best practice: "
-                       f"largest under {1e3 * BANDS[0]:.0f} mm, RMS under {1e3 * BANDS[1]:.0f} "
-                       "mm)")
+                       f"{1e3 * self.max:.1f} mm ({shown(self.worst)}) (OpenSim's best "
+                       f"practice: largest under {1e3 * BANDS[0]:.0f} mm, RMS under "
+                       f"{1e3 * BANDS[1]:.0f} mm)")
         if self.removed_markers:
-            out.append(f"removed (not in the static trial): {', '.join(self.removed_markers)}")
+            out.append("removed (not in the static trial): "
+                       f"{', '.join(map(shown, self.removed_markers))}")
         return "\n".join(out)
 
 

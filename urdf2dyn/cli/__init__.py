@@ -26,7 +26,7 @@ import warnings
 from .._core import URDFError
 from .._safe_files import OutputRefused, guarding
 from ..biomech.trajectory import MotionError
-from ..warn import Urdf2dynWarning, hearing_notes
+from ..warn import Urdf2dynWarning, escaped, hearing_notes
 from . import codegen, markers, models, rra, scale, torques
 from .options import UsageError, in_strict_words, refuse_device_given
 
@@ -68,7 +68,8 @@ class _WarningPrinter:
     def __call__(self, message, category, filename, lineno, file=None, line=None):
         self.count += 1
         if issubclass(category, Urdf2dynWarning):
-            print(f"urdf2dyn {self.command}: warning: {message}", file=sys.stderr, flush=True)
+            print(f"urdf2dyn {self.command}: warning: {escaped(str(message))}", file=sys.stderr,
+                  flush=True)
         else:
             self._show_other(message, category, filename, lineno, file, line)
 
@@ -113,7 +114,8 @@ class _NotePrinter:
     def __call__(self, message):
         if message not in self._said:
             self._said.add(message)
-            print(f"urdf2dyn {self.command}: note: {message}", file=sys.stderr, flush=True)
+            print(f"urdf2dyn {self.command}: note: {escaped(message)}", file=sys.stderr,
+                  flush=True)
 
 
 def main(argv=None):
@@ -170,12 +172,13 @@ def _run(args, command):
         # the library checks outputs against inputs found while it works: its refusal of one
         # of this command's own options (-o) is a command-line mistake, exit status 2; of an
         # output a setup names, the setup's fault, status 1
-        print(f"urdf2dyn {args.command}: error: {e}", file=sys.stderr)
+        print(f"urdf2dyn {args.command}: error: {escaped(str(e))}", file=sys.stderr)
         return 2 if set(e.flags) & _options_of(command) else 1
     except UsageError as e:
-        print(f"urdf2dyn {args.command}: error: {e}", file=sys.stderr)
+        print(f"urdf2dyn {args.command}: error: {escaped(str(e))}", file=sys.stderr)
         return 2
     except (URDFError, MotionError, OSError, ValueError, KeyError, ImportError) as e:
         msg = e.args[0] if isinstance(e, KeyError) and e.args else e
-        print(f"urdf2dyn {args.command}: error: {in_strict_words(str(msg))}", file=sys.stderr)
+        print(f"urdf2dyn {args.command}: error: {escaped(in_strict_words(str(msg)))}",
+              file=sys.stderr)
         return 1

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..biomech.processing import DEFAULT_MAX_GAP
 from ..model import load
-from ..warn import counted
+from ..warn import counted, shown
 from .options import (ANIMATE_COLUMNS, CUTOFF, FILTER_NAMED, HUMOD_GRAVITY_HELP, THREADS,
                       TRIAL_COLUMNS, add_coordinate_file_processing, add_degrees,
                       add_floating_base, add_gravity, add_mapping, add_strict, add_time_range,
@@ -52,7 +52,8 @@ def ik_summary(res, out):
     k = int(np.nanargmax(e["max"]))
     print(f"inverse kinematics: marker error RMS {1e3 * np.nanmean(e['rms']):.2f} mm on "
           f"average (worst frame {1e3 * np.nanmax(e['rms']):.2f} mm), max "
-          f"{1e3 * e['max'][k]:.2f} mm ({e['worst'][k]} at t = {res.t[k]:g} s)", file=out)
+          f"{1e3 * e['max'][k]:.2f} mm ({shown(e['worst'][k])} at t = {res.t[k]:g} s)",
+          file=out)
 
 
 def cmd_ik(args):
@@ -80,7 +81,7 @@ def cmd_ik(args):
           f"fitted, {counted(result.motion.q.shape[1], 'coordinate')} -> {out}")
     if n:
         print(f"marker error: RMS {1e3 * np.nanmean(s.rms):.2f} mm on average, max "
-              f"{1e3 * np.nanmax(s.max):.2f} mm ({s.worst[worst]} at t = "
+              f"{1e3 * np.nanmax(s.max):.2f} mm ({shown(s.worst[worst])} at t = "
               f"{result.motion.time[worst]:g} s)")
     return 0
 

@@ -4,6 +4,7 @@ import sys
 from ..model import Joint, Model, load
 from .._safe_files import replacing
 from ..tree import dot, edge_label, groups, tree
+from ..warn import shown
 from .options import (CONVERT_COLUMNS, HUMAN_MASS, HUMOD_GRAVITY_HELP, THRESHOLD, TRIAL_COLUMNS,
                       UsageError, add_floating_base, add_gravity, add_strict, height, in_flag_words,
                       model_path, refuse_overwriting, set_gravity, sex, suffix)
@@ -101,11 +102,12 @@ def cmd_info(args):
     turning = model.turning_axis_joints()
     if turning:
         print(f"joints turning several rotation axes with one coordinate (torques differ from "
-              f"OpenSim's tool where they move; docs/osim_models.rst): {', '.join(turning)}",
+              f"OpenSim's tool where they move; docs/osim_models.rst): "
+              f"{', '.join(map(shown, turning))}",
               file=out)
     merged = "" if args.full else "; chains of joints through massless links shown as one"
     print(f"tree (joint: type, DoF -> link, mass){merged}:", file=out)
-    print(f"{root}" + (f"  {links[root]:.4g} kg" if links.get(root) else ""), file=out)
+    print(shown(root) + (f"  {links[root]:.4g} kg" if links.get(root) else ""), file=out)
     stack = [(chain, child, "", k == len(edges[root]) - 1)
              for k, (chain, child) in enumerate(edges.get(root, []))][::-1]
     while stack:       # depth first, children in document order
@@ -114,7 +116,8 @@ def cmd_info(args):
         mass = links.get(child, 0.0)
         mtxt = f"{mass:.4g} kg" if mass > 0 else "massless"
         branch = "└── " if last else "├── "
-        print(f"{prefix}{branch}{name} ({kind}, {dof} DoF) -> {child}  {mtxt}", file=out)
+        print(f"{prefix}{branch}{shown(name)} ({kind}, {dof} DoF) -> {shown(child)}  {mtxt}",
+              file=out)
         sub = edges.get(child, [])
         inner = prefix + ("    " if last else "│   ")
         stack += [(c, ch, inner, k == len(sub) - 1) for k, (c, ch) in enumerate(sub)][::-1]

@@ -10,7 +10,7 @@ from .._safe_files import refuse_missing_folders, same_file
 from ..biomech.processing import DEFAULT_DERIVATIVES, DEFAULT_MAX_GAP
 from ..biomech.trajectory import MotionError
 from ..model import load
-from ..warn import Urdf2dynWarning, counted, missing_file
+from ..warn import Urdf2dynWarning, counted, missing_file, shown
 from .markers import ik_summary, marker_options
 from .options import (CUTOFF, DELIMITER_CHOICES, FILTER_NAMED, GAP, HUMOD_GRAVITY_HELP, JOBS,
                       MASS, SETUP_COLUMNS, SPEED, TRIAL_COLUMNS, UsageError, add_degrees,
@@ -450,7 +450,7 @@ def _summary(model, args, res, written, notes, cycles=None):
         print(f"scaled to the subject ({rec['scaled'].setup}): mass {r.mass[1]:.2f} kg, "
               f"{sum(1 for f in r.factors.values() if np.any(f != 1.0))} bodies scaled, "
               f"static-trial marker error RMS {1e3 * r.rms:.1f} mm, largest "
-              f"{1e3 * r.max:.1f} mm ({r.worst})" + (f" -> {args.scaled_model}"
+              f"{1e3 * r.max:.1f} mm ({shown(r.worst)})" + (f" -> {args.scaled_model}"
                                                      if args.scaled_model else ""), file=out)
     ik_summary(res, out)
     for f in res.findings:
@@ -464,12 +464,13 @@ def _summary(model, args, res, written, notes, cycles=None):
         _sagittal_summary(model, tau, mass, out)
     else:
         from ..biomech.formats import torque_units
-        width = max(len(n) for n in model.v_names)
+        names = [shown(n) for n in model.v_names]
+        width = max(len(n) for n in names)
         scale = 1.0 / mass if args.per_kg else 1.0
         print(f"{'DoF':<{width}}  peak |tau|         at t [s]", file=out)
         peak = np.abs(tau).max(axis=0) * scale
         when = t[np.abs(tau).argmax(axis=0)]
-        for name, p, w, u in zip(model.v_names, peak, when, torque_units(model, args.per_kg)):
+        for name, p, w, u in zip(names, peak, when, torque_units(model, args.per_kg)):
             print(f"{name:<{width}}  {p:10.4g} {u:<7} {w:9.4g}", file=out)
         if gait.has_sagittal(model):
             _sagittal_summary(model, tau, mass, out)
@@ -486,13 +487,13 @@ def _reduction_summary(res, out):
     print(f"residual reduction ({red.iterations} iterations, {red.elapsed_s:.2f} s; the "
           "torques above are the adjusted trial's):", file=out)
     for name in red.residual_names:
-        print(f"  {name:<6} RMS {before[name][0]:8.2f} -> {after[name][0]:8.2f}   peak "
+        print(f"  {shown(name):<6} RMS {before[name][0]:8.2f} -> {after[name][0]:8.2f}   peak "
               f"{before[name][1]:8.2f} -> {after[name][1]:8.2f}", file=out)
     if red.change_rms:
         worst = max(red.change_rms, key=red.change_rms.get)
         rot = worst in red.rotational
         x = red.change_rms[worst]
-        print(f"  largest coordinate change: {worst}, RMS "
+        print(f"  largest coordinate change: {shown(worst)}, RMS "
               f"{np.degrees(x) if rot else 100 * x:.3g} {'deg' if rot else 'cm'}", file=out)
     print(f"  total mass {red.mass_change:+.3f} kg"
           + (f"; {red.com_body} mass centre moved {100 * np.linalg.norm(red.com_shift):.2f} cm"
@@ -517,7 +518,8 @@ def _residual_summary(res, out):
         return
     s = r.summary()
     where = "the root origin" if r.about == "root" else str(r.about)
-    print(f"root residuals ({', '.join(r.names)}; moment about {where}):", file=out)
+    print(f"root residuals ({', '.join(map(shown, r.names))}; moment about {where}):",
+          file=out)
     print(f"  force  |F|: RMS {s['force_rms']:8.2f} N    max {s['force_max']:8.2f} N", file=out)
     print(f"  moment |M|: RMS {s['moment_rms']:8.2f} N·m  max {s['moment_max']:8.2f} N·m",
           file=out)
