@@ -4,6 +4,7 @@ writes a name so its owning tool reads it back whole, or refuses it before writi
 naming it. Oracles: OpenSim 4.6's TimeSeriesTableVec3 (TRCFileAdapter), TimeSeriesTable
 (STOFileAdapter) and Storage (the reader of its tools); Python's csv module and pandas."""
 import os
+import re
 import tempfile
 
 import numpy as np
@@ -695,6 +696,37 @@ def test_a_humod_char_matrix_label_is_read_without_the_blanks_matlab_pads_it_wit
     assert list(labels) == ["ab", "c "]
     assert read_humod(path).names == ["ab", "c"]
 
+
+
+@pytest.mark.parametrize("foot", ["R x", "R-x", "\u00e9", "R" * 27])
+def test_a_humod_foot_key_no_matlab_field_name_ends_with_is_refused(tmp_path, foot):
+    """write_humod names the force fields grfX_<foot> ... . Before, a foot 'R x' was written
+    as a field 'grfX_R x' (a name MATLAB does not give a field), whose forces read_humod
+    then skipped without a word; a foot '\u00e9' or one of 27 letters ended in SciPy's
+    UnicodeEncodeError or ValueError ('Field names are restricted to 31 characters')."""
+    from urdf2dyn.biomech.formats import write_humod
+    force = np.tile([0.0, 700.0, 0.0], (2, 1))
+    traj = Trajectory(np.array([0.0, 0.01]), np.zeros((2, 1)), ["q"], grf={foot: force},
+                      cop={foot: np.zeros((2, 3))})
+    path = tmp_path / "feet.mat"
+    with pytest.raises(MotionError, match=re.escape(f"the foot {foot!r}")):
+        write_humod(path, traj)
+    assert not path.exists()
+
+
+def test_a_humod_foot_key_of_letters_digits_and_underscores_is_read_back(tmp_path):
+    """A foot 'R_2' ends the field names grfX_R_2 ..., which SciPy reads back, and so does
+    read_humod: the forces of the foot."""
+    from scipy.io import loadmat
+
+    from urdf2dyn.biomech.formats import read_humod, write_humod
+    force = np.tile([0.0, 700.0, 0.0], (2, 1))
+    traj = Trajectory(np.array([0.0, 0.01]), np.zeros((2, 1)), ["q"], grf={"R_2": force},
+                      cop={"R_2": np.zeros((2, 3))})
+    path = tmp_path / "feet.mat"
+    write_humod(path, traj)
+    assert "grfY_R_2" in loadmat(path, simplify_cells=True)["force"]
+    np.testing.assert_allclose(read_humod(path).grf["R_2"], force)
 
 # ------------------------------------------------ names printed on the terminal
 

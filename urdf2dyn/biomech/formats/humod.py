@@ -162,17 +162,41 @@ def _resample(x, rate, t):
     return np.column_stack([np.interp(t, tx, x[:, c]) for c in range(x.shape[1])])
 
 
+#: The longest field name SciPy's savemat writes (MATLAB 5 files; MATLAB reads up to 63).
+_FIELD_LENGTH = 31
+
+
+def _refuse_unwritable_feet(path, feet):
+    """MotionError, before anything is written, for a foot key that cannot end the name of a
+    force struct's field (grfX_<foot>): MATLAB names a field with ASCII letters, digits and
+    '_' only (SciPy writes another name, which read_humod then skips, or fails on it), and
+    SciPy's savemat with _FIELD_LENGTH characters at most."""
+    for foot in sorted(map(str, feet)):
+        field = f"grfX_{foot}"
+        if not re.fullmatch(r"[A-Za-z0-9_]+", foot):
+            why = "MATLAB names a field with ASCII letters, digits and '_' only"
+        elif len(field) > _FIELD_LENGTH:
+            why = f"SciPy writes a field name of {_FIELD_LENGTH} characters at most"
+        else:
+            continue
+        raise MotionError(f"{path}: the foot {foot!r} (the ground reactions' key) cannot be "
+                          f"written: its force fields would be named {field!r} ..., and {why}. "
+                          "Nothing was written: rename the key (e.g. 'L', 'R') before writing")
+
+
 def write_humod(path, traj, length_scale=HUMOD_LENGTH_SCALE, force_rate_factor=2):
     """Write traj in HuMoD's .mat layout (for tests and exchange): ``motion.frameRate``,
     ``motion.frames``, ``motion.trajectoryLabels``, ``motion.trajectory.q/dqdt/ddqddt`` (rows =
     labels; lengths divided by length_scale: mm), ``force.frameRate`` = force_rate_factor x the
     motion's and ``force.grfX_L ...``, ``force.copX_L ...`` (mm) linearly interpolated to it
-    (read_humod takes every k-th sample back: the round trip is exact)."""
+    (read_humod takes every k-th sample back: the round trip is exact). A foot key a MATLAB
+    field name cannot end with is refused (MotionError) before anything is written."""
     try:
         from scipy.io import savemat
     except ImportError:
         raise ImportError(f"{os.fspath(path)}: writing HuMoD .mat files needs SciPy: pip "
                           "install \"urdf2dyn[io]\" (or pip install scipy)") from None
+    _refuse_unwritable_feet(os.fspath(path), {*traj.grf, *traj.cop})
     rate = traj.meta.get("frame_rate") or traj.frame_rate
     lin = np.array([bool(re.match(r"^p[A-Z]", n)) for n in traj.names])
 
