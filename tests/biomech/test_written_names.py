@@ -780,3 +780,22 @@ def test_scale_prints_a_marker_name_holding_a_control_character_escaped(tmp_path
     assert f"({repr(name)}) (OpenSim's best practice" in out, out
     said = [line for line in err.splitlines() if "beyond OpenSim's best practice" in line]
     assert len(said) == 1 and "(Top\\u202eHead)" in said[0], err
+
+
+def test_rra_prints_an_actuator_name_holding_a_control_character_escaped(tmp_path):
+    """Gait2354's RRA setup (0.75 .. 0.8 s) with its residual actuator FY named 'F&#x202E;Y'
+    (right-to-left override: a terminal shows what follows it reversed). Before, `urdf2dyn
+    rra` printed it as it is in the summary's table of residuals; now as Python's repr
+    writes it."""
+    folder = _published_setup_renamed(tmp_path, ("opensim_models", "Gait2354_Simbody"),
+                                      ("gait2354_RRA_Actuators.xml",),
+                                      '<PointActuator name="FY">',
+                                      '<PointActuator name="F&#x202E;Y">')
+    setup = folder / "subject01_Setup_RRA.xml"
+    setup.write_text(re.sub(r"<final_time>[^<]*</final_time>", "<final_time>0.8</final_time>",
+                            setup.read_text()))
+    status, out, err = run_here(["rra", str(setup), "--results-directory",
+                                 str(tmp_path / "results")])
+    assert status == 0, err
+    assert "\u202e" not in out + err
+    assert any(line.startswith(repr("F\u202eY") + " ") for line in out.splitlines()), out

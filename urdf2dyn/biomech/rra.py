@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._safe_files import refuse_overwriting_inputs, replacing
-from ..warn import counted, report
+from ..warn import counted, report, shown
 from .formats._cells import refuse_unwritable_names
 from .formats.opensim import (_write_sto, external_loads_inputs, read_external_loads,
                                read_opensim)
@@ -327,7 +327,7 @@ def summary_text(result):
     for name in red.residual_names:
         k = kinds[name]
         unit = "N" if k == "force" else "N m"
-        lines.append(f"{name:<10} {unit:<4} {before[name][0]:10.3f} {before[name][1]:7.3f} "
+        lines.append(f"{shown(name):<10} {unit:<4} {before[name][0]:10.3f} {before[name][1]:7.3f} "
                      f"{after[name][0]:11.3f} {after[name][1]:7.3f}   <= {BANDS[k + '_rms']:g}, "
                      f"<= {BANDS[k + '_peak']:g}")
     lines.append("")
@@ -337,7 +337,7 @@ def summary_text(result):
                  f"{red.mass_change:+.4f} kg ({100 * (red.mass_scale - 1):+.3f} %)")
     if red.com_body is not None:
         dc = red.com_shift
-        lines.append(f"centre of mass of {red.com_body} moved by ({dc[0]:+.4f}, {dc[1]:+.4f}, "
+        lines.append(f"centre of mass of {shown(red.com_body)} moved by ({dc[0]:+.4f}, {dc[1]:+.4f}, "
                      f"{dc[2]:+.4f}) m in its frame")
     else:
         lines.append("model unchanged (adjust_com_to_reduce_residuals is false)")
@@ -348,13 +348,13 @@ def summary_text(result):
     for name, is_angle in zip(model.v_names, rot):
         rms, peak = result.input_change_rms[name], result.input_change_peak[name]
         if name in follows:                   # in the file's units, whatever its motion
-            lines.append(f"  {name:<22} {rms:8.4f}     {peak:8.4f}      (coupled: follows "
-                         f"{follows[name]})")
+            lines.append(f"  {shown(name):<22} {rms:8.4f}     {peak:8.4f}      (coupled: "
+                         f"follows {shown(follows[name])})")
         elif is_angle:
-            lines.append(f"  {name:<22} {math.degrees(rms):8.4f} deg "
+            lines.append(f"  {shown(name):<22} {math.degrees(rms):8.4f} deg "
                          f"{math.degrees(peak):8.4f} deg")
         else:
-            lines.append(f"  {name:<22} {100 * rms:8.4f} cm  {100 * peak:8.4f} cm")
+            lines.append(f"  {shown(name):<22} {100 * rms:8.4f} cm  {100 * peak:8.4f} cm")
     kept = [n for k, n in enumerate(model.v_names) if k not in red.adjusted]
     if kept:
         lines.append(f"not adjusted (no active task, locked, coupled or a quaternion): "
