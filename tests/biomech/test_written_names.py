@@ -728,6 +728,26 @@ def test_a_humod_foot_key_of_letters_digits_and_underscores_is_read_back(tmp_pat
     assert "grfY_R_2" in loadmat(path, simplify_cells=True)["force"]
     np.testing.assert_allclose(read_humod(path).grf["R_2"], force)
 
+
+def test_a_humod_file_written_with_free_moments_says_it_leaves_them_out(tmp_path):
+    """HuMoD's force struct holds forces and centres of pressure, no free moment. Before,
+    write_humod left a trajectory's free moments out without a word: SciPy reads no field of
+    them back, nor read_humod. Now it warns, naming the feet."""
+    from scipy.io import loadmat
+
+    from urdf2dyn.biomech.formats import read_humod, write_humod
+    from urdf2dyn.warn import Urdf2dynWarning
+    force = np.tile([0.0, 700.0, 0.0], (2, 1))
+    traj = Trajectory(np.array([0.0, 0.01]), np.zeros((2, 1)), ["q"], grf={"R": force},
+                      cop={"R": np.zeros((2, 3))}, moment={"R": np.ones((2, 3))})
+    path = tmp_path / "moments.mat"
+    with pytest.warns(Urdf2dynWarning, match=r"the free moments of the feet \['R'\] are not "
+                                             "written"):
+        write_humod(path, traj)
+    fields = loadmat(path, simplify_cells=True)["force"]
+    assert "grfX_R" in fields and not any(f.startswith("mom") for f in fields), list(fields)
+    assert read_humod(path).moment == {}
+
 # ------------------------------------------------ names printed on the terminal
 
 _URDF_NAMED_WITH_A_LINE_BREAK_AND_A_RETURN = _URDF_NAMED_WITH_A_LINE_BREAK.replace(

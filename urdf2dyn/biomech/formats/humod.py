@@ -11,6 +11,7 @@ import re
 import numpy as np
 
 from ..._safe_files import note_input
+from ...warn import report
 from ..trajectory import _FORCE_RE, MotionError, Trajectory, load_mapping, rename
 
 __all__ = ["read_humod", "write_humod", "HUMOD_LENGTH_SCALE"]
@@ -189,7 +190,8 @@ def write_humod(path, traj, length_scale=HUMOD_LENGTH_SCALE, force_rate_factor=2
     ``motion.frames``, ``motion.trajectoryLabels``, ``motion.trajectory.q/dqdt/ddqddt`` (rows =
     labels; lengths divided by length_scale: mm), ``force.frameRate`` = force_rate_factor x the
     motion's and ``force.grfX_L ...``, ``force.copX_L ...`` (mm) linearly interpolated to it
-    (read_humod takes every k-th sample back: the round trip is exact). A foot key a MATLAB
+    (read_humod takes every k-th sample back: the round trip is exact). Free moments are not
+    written (HuMoD has no field for them), with a warning. A foot key a MATLAB
     field name cannot end with is refused (MotionError) before anything is written."""
     try:
         from scipy.io import savemat
@@ -197,6 +199,11 @@ def write_humod(path, traj, length_scale=HUMOD_LENGTH_SCALE, force_rate_factor=2
         raise ImportError(f"{os.fspath(path)}: writing HuMoD .mat files needs SciPy: pip "
                           "install \"urdf2dyn[io]\" (or pip install scipy)") from None
     _refuse_unwritable_feet(os.fspath(path), {*traj.grf, *traj.cop})
+    if traj.moment:
+        report(f"{os.fspath(path)}: the free moments of the feet {sorted(traj.moment)} are not "
+               "written: HuMoD's force struct has no field for them (read_humod reads the "
+               "forces and centres of pressure only). Write them with write_csv or as "
+               "OpenSim external loads (write_external_loads) to keep them", stacklevel=None)
     rate = traj.meta.get("frame_rate") or traj.frame_rate
     lin = np.array([bool(re.match(r"^p[A-Z]", n)) for n in traj.names])
 
