@@ -611,6 +611,26 @@ def test_ik_refuses_a_coordinate_its_motion_cannot_hold_before_fitting(tmp_path,
     assert set(os.listdir(folder)) == before, set(os.listdir(folder)) - before
 
 
+def test_ik_refuses_a_setup_name_holding_an_equals_sign_before_fitting(tmp_path, monkeypatch):
+    """Gait2392's IK setup named 'subject=01': the name is the title of the .mot it writes,
+    a line OpenSim 4.6's TimeSeriesTable and urdf2dyn would read as a header key. Before,
+    the IK wrote it so (the title lost); now it refuses, naming the setup, before fitting."""
+    from urdf2dyn.biomech import ik
+    folder = _published_setup_renamed(tmp_path, ("ik", "gait2392"), ("subject01_Setup_IK.xml",),
+                                      '<InverseKinematicsTool name="subject01">',
+                                      '<InverseKinematicsTool name="subject=01">')
+    setup = folder / "subject01_Setup_IK.xml"
+
+    def fitted(*args, **kwargs):
+        raise AssertionError("the IK fitted the markers before refusing")
+
+    monkeypatch.setattr(ik, "fit", fitted)
+    before = set(os.listdir(folder))
+    with pytest.raises(MotionError, match=re.escape(f"the title 'subject=01' (from {setup})")):
+        ik.run_setup(setup)
+    assert set(os.listdir(folder)) == before, set(os.listdir(folder)) - before
+
+
 def test_a_marker_named_with_a_slash_is_refused_naming_it_where_its_path_is_relative(osim,
                                                                                  tmp_path):
     """A marker 'm/x' whose <socket_parent_frame> is relative (../../bodyset/b0, read from
