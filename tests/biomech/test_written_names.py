@@ -2,7 +2,8 @@
 named with &#10; in its XML, a C3D label holding a tab). Every writer of a text table either
 writes a name so its owning tool reads it back whole, or refuses it before writing anything,
 naming it. Oracles: OpenSim 4.6's TimeSeriesTableVec3 (TRCFileAdapter), TimeSeriesTable
-(STOFileAdapter) and Storage (the reader of its tools); Python's csv module and pandas."""
+(STOFileAdapter) and Storage (the reader of its tools); Python's csv module and pandas; for
+HuMoD's .mat, SciPy's loadmat and Octave. Names printed on the terminal: Python's repr."""
 import os
 import re
 import tempfile
