@@ -803,6 +803,22 @@ def test_the_summary_prints_a_name_holding_a_line_break_escaped(tmp_path, comman
         assert shown[0].split()[:2] == [repr("knee\nleft"), "0.07992"], shown
 
 
+def test_check_prints_a_finding_about_a_name_holding_a_line_break_on_one_line(tmp_path):
+    """A link 'l&#10;1' of negative mass under the joint 'knee&#10;left', whose axis is zero:
+    the core's findings quote the names as they are. Before, `urdf2dyn check` printed them so,
+    each finding broken over two lines ("link 'l" then "1': <mass ...>"); now each finding is
+    one line, its line breaks written as Python's repr writes them."""
+    robot = tmp_path / "r.urdf"
+    robot.write_text(_URDF_NAMED_WITH_A_LINE_BREAK.replace('"l1"', '"l&#10;1"')
+                     .replace('<mass value="1"/>', '<mass value="-1"/>')
+                     .replace('xyz="0 0 1"', 'xyz="0 0 0"'))
+    status, out, err = run_here(["check", str(robot)])
+    assert status == 1, err
+    lines = out.splitlines()
+    assert len(lines) == 3 and lines[-1].endswith(": 2 errors, 0 warnings, 0 advice"), out
+    assert "link 'l\\n1': <mass" in lines[0] and "joint 'knee\\nleft': <axis" in lines[1], out
+
+
 def test_scale_prints_a_marker_name_holding_a_control_character_escaped(tmp_path):
     """Gait2354's scale setup with its marker Top.Head, the worst placed, named with U+202E
     (right-to-left override: OpenSim 4.6 loads the name; a terminal shows the text after it

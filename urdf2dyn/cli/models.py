@@ -4,7 +4,7 @@ import sys
 from ..model import Joint, Model, load
 from .._safe_files import replacing
 from ..tree import dot, edge_label, groups, tree
-from ..warn import shown
+from ..warn import escaped, shown
 from .options import (CONVERT_COLUMNS, HUMAN_MASS, HUMOD_GRAVITY_HELP, THRESHOLD, TRIAL_COLUMNS,
                       UsageError, add_floating_base, add_gravity, add_strict, height, in_flag_words,
                       model_path, refuse_overwriting, set_gravity, sex, suffix)
@@ -160,7 +160,7 @@ def cmd_check(args):
     found = check(path, floating_base=args.floating_base)
     for f in found:
         where = f"{path}:{f.line}" if f.line else path
-        print(f"{where}: {f.kind}: {f.message}")
+        print(f"{where}: {f.kind}: {escaped(f.message)}")
     counts = {k: sum(f.kind == k for f in found) for k in ("error", "warning", "advice")}
     def some(n, word):
         return f"{n} {word}" + ("" if n == 1 else "s")
