@@ -819,6 +819,19 @@ def test_check_prints_a_finding_about_a_name_holding_a_line_break_on_one_line(tm
     assert "link 'l\\n1': <mass" in lines[0] and "joint 'knee\\nleft': <axis" in lines[1], out
 
 
+def test_an_error_naming_a_name_holding_a_line_break_is_printed_on_one_line(tmp_path):
+    """The link 'l&#10;1' of negative mass: the core refuses the model, quoting the name as it
+    is. Before, `urdf2dyn info` printed the error over two lines, the second ("1': <mass
+    ...") without the 'urdf2dyn info: error:' a script looks for; now on one line."""
+    robot = tmp_path / "r.urdf"
+    robot.write_text(_URDF_NAMED_WITH_A_LINE_BREAK.replace('"l1"', '"l&#10;1"')
+                     .replace('<mass value="1"/>', '<mass value="-1"/>'))
+    status, out, err = run_here(["info", str(robot)])
+    assert status == 1 and out == "", out
+    assert err.splitlines() == [f"urdf2dyn info: error: {robot}:3: link 'l\\n1': "
+                                '<mass value="-1">: mass must be >= 0'], err
+
+
 def test_scale_prints_a_marker_name_holding_a_control_character_escaped(tmp_path):
     """Gait2354's scale setup with its marker Top.Head, the worst placed, named with U+202E
     (right-to-left override: OpenSim 4.6 loads the name; a terminal shows the text after it
