@@ -832,6 +832,24 @@ def test_an_error_naming_a_name_holding_a_line_break_is_printed_on_one_line(tmp_
                                 '<mass value="-1">: mass must be >= 0'], err
 
 
+def test_a_note_naming_a_file_named_with_a_line_break_is_printed_on_one_line(tmp_path):
+    """c3d.org's Eb015pi, whose FORCE_PLATFORM:ZERO names frames the cut file no longer holds
+    (a note, tests/biomech/test_c3d.py), copied to a file named 'eb&#10;015.c3d'. Before,
+    `urdf2dyn convert` printed the note naming it over two lines, the second without the
+    'urdf2dyn convert: note:' a reader looks for; now on one line."""
+    import shutil
+    source = os.path.join(os.path.dirname(__file__), os.pardir, "data", "c3d",
+                          "C3Dorg_Eb015pi.c3d")
+    trial = tmp_path / "eb\n015.c3d"
+    shutil.copyfile(source, trial)
+    status, _, err = run_here(["convert", str(trial), "-o", str(tmp_path / "out.trc"),
+                               "--threshold", "40"])
+    assert status == 0, err
+    said = [line for line in err.splitlines() if "FORCE_PLATFORM:ZERO" in line]
+    assert len(said) == 1, err
+    assert said[0].startswith(f"urdf2dyn convert: note: {tmp_path}/eb\\n015.c3d: "), said
+
+
 def test_scale_prints_a_marker_name_holding_a_control_character_escaped(tmp_path):
     """Gait2354's scale setup with its marker Top.Head, the worst placed, named with U+202E
     (right-to-left override: OpenSim 4.6 loads the name; a terminal shows the text after it
