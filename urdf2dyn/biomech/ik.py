@@ -914,9 +914,16 @@ def _refuse_an_unwritable_motion(out, model, s):
     .mot cannot hold (formats._cells): the fit of a long trial takes minutes, and its results
     directory would be left behind empty."""
     from .formats._cells import refuse_unwritable_names, refuse_unwritable_title
-    refuse_unwritable_title(out, s.name or "ik", s.path)
+    refuse_unwritable_title(out, _title(s), s.path)
     refuse_unwritable_names(out, model.q_names, "coordinate", f"model {model.name!r}",
                             index="time")
+
+
+def _title(s):
+    """The title of the .mot: the setup's name (OpenSim 4.6 runs a tool named 'a=1', whose
+    '=' is written '_' here, formats._cells.title_from_name)."""
+    from .formats._cells import title_from_name
+    return title_from_name(s.name or "ik")
 
 
 def _write(out, result, model, s, errors):
@@ -925,7 +932,7 @@ def _write(out, result, model, s, errors):
     m = result.motion
     cols = coordinate_set_columns(m.names, model)       # OpenSim's IK tool's column order
     write_opensim(out, Trajectory(m.time, m.q[:, cols], [m.names[k] for k in cols]),
-                  degrees=True, name=s.name or "ik", model=model)
+                  degrees=True, name=_title(s), model=model)
     if errors:
         names, values = result.errors_table()
         _write_sto(errors, ["time"] + names,

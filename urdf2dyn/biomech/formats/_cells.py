@@ -14,7 +14,7 @@ import os
 from ...warn import MotionError
 
 __all__ = ["refuse_unwritable_names", "refuse_unwritable_title", "refuse_a_line_break",
-           "title_from_path", "unwritable_reason"]
+           "title_from_name", "title_from_path", "unwritable_reason"]
 
 
 def _ends_a_line(c):
@@ -107,10 +107,17 @@ def refuse_unwritable_title(path, title, origin=None):
                        f"give a title without '=' (e.g. {title.replace('=', '_')!r}){where}")
 
 
+def title_from_name(name):
+    """The title of a .mot/.sto named after something (a file, a setup): name with each '='
+    written '_' (a title holding '=' would be read as a header key). Only a title given as
+    such is refused for one: a name that merely titles the file stays valid."""
+    return name.replace("=", "_")
+
+
 def title_from_path(path):
     """The title a .mot/.sto written to path gets when none is given: its file name without
-    the extension, each '=' written '_' (a title holding '=' would be read as a header key)."""
-    return os.path.splitext(os.path.basename(os.fspath(path)))[0].replace("=", "_")
+    the extension (title_from_name)."""
+    return title_from_name(os.path.splitext(os.path.basename(os.fspath(path)))[0])
 
 
 def refuse_a_line_break(path, text, what, origin=None, advice=None):
