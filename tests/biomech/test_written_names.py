@@ -896,3 +896,30 @@ def test_rra_prints_an_actuator_name_holding_a_control_character_escaped(tmp_pat
     assert status == 0, err
     assert "\u202e" not in out + err
     assert any(line.startswith(repr("F\u202eY") + " ") for line in out.splitlines()), out
+
+
+def test_scale_refuses_a_coordinate_named_time_before_scaling(tmp_path, monkeypatch):
+    """Gait2354's scale setup with its coordinate mtp_angle_r named 'time', the name of the
+    static pose's first column, a .mot urdf2dyn's readers refuse with two such columns.
+    Before, scale's check before scaling let it pass, and the job scaled and placed the
+    markers, then refused it when writing the pose; now it refuses it before, as ik does."""
+    import importlib
+    import warnings
+
+    from urdf2dyn.warn import Urdf2dynWarning
+    scale = importlib.import_module("urdf2dyn.biomech.scale")
+    folder = _published_setup_renamed(tmp_path, ("scale", "gait2354"),
+                                      ("gait2354_simbody.osim", "subject01_Setup_Scale.xml"),
+                                      new="time")
+
+    def scaled(*args, **kwargs):
+        raise AssertionError("the model was scaled before the refusal")
+
+    monkeypatch.setattr(scale, "scale", scaled)
+    before = set(os.listdir(folder))
+    with warnings.catch_warnings(), \
+            pytest.raises(MotionError, match="the coordinate 'time' .* it is the first "
+                                             "column's name"):
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        scale.run_setup(folder / "subject01_Setup_Scale.xml")
+    assert set(os.listdir(folder)) == before, set(os.listdir(folder)) - before

@@ -789,7 +789,8 @@ def _refuse_an_unwritable_pose(s, output, model):
     the generic model's coordinates, whose names the pose's columns are."""
     motion = _outputs(s, output)[-1][1]
     if motion:
-        refuse_unwritable_names(motion, model.q_names, "coordinate", f"model {model.name!r}")
+        refuse_unwritable_names(motion, model.q_names, "coordinate", f"model {model.name!r}",
+                                index="time")
 
 
 def _exists(s, element, path, advice):
