@@ -923,3 +923,23 @@ def test_scale_refuses_a_coordinate_named_time_before_scaling(tmp_path, monkeypa
         warnings.simplefilter("ignore", Urdf2dynWarning)
         scale.run_setup(folder / "subject01_Setup_Scale.xml")
     assert set(os.listdir(folder)) == before, set(os.listdir(folder)) - before
+
+
+def test_check_prints_its_findings_about_a_file_named_with_a_line_break_on_one_line_each(
+        tmp_path):
+    """A link of negative mass and a joint whose axis is zero in a file named 'r&#10;1.urdf'.
+    Before, `urdf2dyn check` escaped the findings' messages but printed the path before them
+    as it is: each finding, and the count closing them, over two lines, the second
+    without the 'FILE:LINE: kind:' an editor or a script reads; now each on one line, its
+    line break written as Python's repr writes it, as the notes and errors are."""
+    robot = tmp_path / "r\n1.urdf"
+    robot.write_text(_URDF_NAMED_WITH_A_LINE_BREAK.replace('<mass value="1"/>',
+                                                           '<mass value="-1"/>')
+                     .replace('xyz="0 0 1"', 'xyz="0 0 0"'))
+    status, out, err = run_here(["check", str(robot)])
+    assert status == 1, err
+    shown = f"{tmp_path}/r\\n1.urdf"
+    lines = out.splitlines()
+    assert len(lines) == 3 and all(line.startswith(shown + ":") for line in lines), out
+    assert lines[0].startswith(f"{shown}:3: error: ") and lines[1].startswith(f"{shown}:5: "), out
+    assert lines[2] == f"{shown}: 2 errors, 0 warnings, 0 advice", out

@@ -158,14 +158,14 @@ def cmd_check(args):
     from ..urdf_findings import check
     path = model_path(args.model)
     found = check(path, floating_base=args.floating_base)
-    for f in found:
+    for f in found:     # one line each, the path's line breaks too: FILE:LINE: kind: ...
         where = f"{path}:{f.line}" if f.line else path
-        print(f"{where}: {f.kind}: {escaped(f.message)}")
+        print(escaped(f"{where}: {f.kind}: {f.message}"))
     counts = {k: sum(f.kind == k for f in found) for k in ("error", "warning", "advice")}
     def some(n, word):
         return f"{n} {word}" + ("" if n == 1 else "s")
-    print(f"{path}: {some(counts['error'], 'error')}, {some(counts['warning'], 'warning')}, "
-          f"{counts['advice']} advice")
+    print(escaped(f"{path}: {some(counts['error'], 'error')}, "
+                  f"{some(counts['warning'], 'warning')}, {counts['advice']} advice"))
     failed = counts["error"] or (args.strict and (counts["warning"] or counts["advice"]))
     return 1 if failed else 0
 
