@@ -943,3 +943,27 @@ def test_check_prints_its_findings_about_a_file_named_with_a_line_break_on_one_l
     assert len(lines) == 3 and all(line.startswith(shown + ":") for line in lines), out
     assert lines[0].startswith(f"{shown}:3: error: ") and lines[1].startswith(f"{shown}:5: "), out
     assert lines[2] == f"{shown}: 2 errors, 0 warnings, 0 advice", out
+
+
+def test_a_humod_char_matrix_label_keeps_its_leading_blanks_as_cellstr_does(tmp_path):
+    """Labels saved by Octave as a char matrix, char(' a', 'bc'): MATLAB and Octave pad its
+    rows with blanks at their ends only, and cellstr, which takes them off, gives ' a' back.
+    Before, read_humod took the blanks off both ends, reading 'a'; now ' a', as Octave."""
+    import shutil
+    import subprocess
+
+    from urdf2dyn.biomech.formats import read_humod
+    octave = shutil.which("octave-cli")
+    if octave is None:
+        pytest.skip("octave-cli not found: install Debian's 'octave' package")
+    path = tmp_path / "matrix.mat"
+    # cellstr in the session that saves the file: Octave 7.3 fails to load it back ("invalid
+    # element type = 224") when the struct holds a char matrix and a nested struct
+    script = ("motion.frameRate = 100; motion.trajectoryLabels = char(' a', 'bc'); "
+              f"motion.trajectory.q = zeros(2, 3); save('-v6', '{path}', 'motion'); "
+              "l = cellstr(motion.trajectoryLabels); printf('[%s]\\n', l{:});")
+    run = subprocess.run([octave, "--no-gui", "--quiet", "--no-init-file", "--eval", script],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert [line[1:-1] for line in run.stdout.splitlines()] == [" a", "bc"], run.stdout
+    assert read_humod(path).names == [" a", "bc"]

@@ -50,13 +50,14 @@ def _numbers(x, where):
 
 def _strings(x):
     """The labels x holds: a cell array's strings whole (MATLAB and Octave give ' a' back as
-    it is), a char matrix's rows without the blanks MATLAB pads them with."""
+    it is), a char matrix's rows without the blanks MATLAB pads their ends with (as cellstr
+    takes them off: a leading blank is the label's)."""
     if isinstance(x, str):
         return [x]
     padded = isinstance(x, np.ndarray) and x.dtype.kind == "U"
     labels = [str(np.asarray(s).item() if np.ndim(s) == 0 else "".join(np.ravel(s)))
               for s in np.ravel(np.asarray(x, dtype=object))]
-    return [label.strip() for label in labels] if padded else labels
+    return [label.rstrip() for label in labels] if padded else labels
 
 
 def read_humod(path, mapping=None, length_scale=HUMOD_LENGTH_SCALE, forces=True):
