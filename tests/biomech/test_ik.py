@@ -210,6 +210,27 @@ def test_fit_of_a_floating_urdf_starts_from_a_unit_quaternion(source, tmp_path):
     assert np.allclose(np.linalg.norm(result.motion.q[:, 3:7], axis=1), 1.0, atol=1e-12)
 
 
+def test_the_fit_builds_the_markers_columns_at_its_start_once(monkeypatch):
+    """ik.solve's first-frame helpers (a start outside a range; the mid-range start) each
+    built every fitted marker's Jacobian at the start pose: 2 per marker on robot2r with
+    ranges. Now they are built once per marker, and the fit is the closed form's as before."""
+    model = urdf2dyn.load(data_path("robot2r.urdf"))
+    q = np.array([[0.4, 0.3], [0.45, 0.25]])
+    data = Markers(0.01 * np.arange(2), ["tip", "mid"], planar(q), {})
+    at_start = []
+    jacobian = model.jacobian
+
+    def counted(pose, *args, **kwargs):
+        if np.ndim(pose) == 1:
+            at_start.append(args[0] if args else kwargs.get("link"))
+        return jacobian(pose, *args, **kwargs)
+    monkeypatch.setattr(model, "jacobian", counted)
+    res = ik.solve(model, data, markers=[TIP, MID], q0=np.zeros(2),
+                   ranges={"joint1": (-1.0, 1.0), "joint2": (-1.0, 1.0)})
+    assert sorted(at_start) == ["link1", "link2"]
+    np.testing.assert_allclose(res.motion.q, q, atol=1e-9)
+
+
 def test_markers_travel_with_a_pickled_model(r2):
     import pickle
     m = urdf2dyn.load(data_path("robot2r.urdf"))

@@ -432,12 +432,13 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
                    "constraint", strict=strict)
     fitted = {m.name: weights[m.name] for m in used}
     present = np.all(np.isfinite(xyz), axis=2)
-    unmoved_outside = _unmoved_outside_range(model, used, present, tasks, locked, ranges, q0)
-    unmarked_coupled = _unmarked_at_first_on_coupled_model(model, used, present, tasks, locked,
+    moves = _moving_columns(model, _start_pose(model, q0), used)
+    unmoved_outside = _unmoved_outside_range(model, moves, present, tasks, locked, ranges, q0)
+    unmarked_coupled = _unmarked_at_first_on_coupled_model(model, moves, present, tasks, locked,
                                                            ranges, q0, unmoved_outside)
     start_given = q0 is not None
     if also_mid_range:
-        q0 = _first_frame_start(model, xyz, used, fitted, tasks, locked, ranges, q0)
+        q0 = _first_frame_start(model, xyz, used, fitted, tasks, locked, ranges, q0, moves)
     sol = inverse_kinematics(model, xyz, markers=used, weights=fitted, tasks=tasks,
                              locked=locked, ranges=ranges, q0=q0, threads=threads)
     first = np.atleast_2d(sol.q)[0]
@@ -524,7 +525,7 @@ def determined_frames(model: Model, q: NDArray[np.float64], markers: Sequence[Ma
     return rank >= rank.max()
 
 
-def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
+def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0, moves):
     """Where the first frame starts: q0, or q0 with every bounded coordinate at mid-range,
     whichever fits the first frame better.
 
@@ -546,7 +547,7 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
     a coordinate whose markers appear only later (_warn_unmarked_at_first_on_coupled_model)."""
     ranges = ranges or {}
     base = _start_pose(model, q0)
-    if xyz.shape[0] == 0:
+    if xyz.shape[0] == 0 or moves is None:      # no frame, or a q0 the fit refuses
         return q0
     bounded = {n: (lo, hi) for n, (lo, hi) in ranges.items()
                if n in model.q_names and np.isfinite(lo) and np.isfinite(hi)
@@ -558,7 +559,7 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
     # a marker missing in the first frame moves nothing there: OpenSim's IK leaves what only
     # it would move at its default until it appears
     present = np.all(np.isfinite(xyz[:1]), axis=2)
-    held = set() if model.couplers else set(_frames_unmoved(model, base, used, present,
+    held = set() if model.couplers else set(_frames_unmoved(model, moves, present,
                                                             set(bounded) - pulled))
     for n, (lo, hi) in bounded.items():
         if n not in held:
@@ -597,7 +598,7 @@ def _moved_otherwise(model, tasks, locked):
     return set(locked or {}) | coupled | _pulled(tasks)
 
 
-def _unmoved_outside_range(model, used, present, tasks, locked, ranges, q0):
+def _unmoved_outside_range(model, moves, present, tasks, locked, ranges, q0):
     """{coordinate: (start, lo, hi, frames)} of the bounded coordinates that start outside
     their range with nothing to move them in their first `frames` frames (every frame, or
     those before a marker that moves it appears; present (N, markers)): no fitted marker
@@ -611,11 +612,11 @@ def _unmoved_outside_range(model, used, present, tasks, locked, ranges, q0):
     outside = {n: (lo, hi) for n, (lo, hi) in (ranges or {}).items()
                if n in model.q_names and n not in moved_otherwise
                and not lo <= base[model.q_names.index(n)] <= hi}
-    unmoved = _frames_unmoved(model, base, used, present, set(outside))
+    unmoved = _frames_unmoved(model, moves, present, set(outside))
     return {n: (base[model.q_names.index(n)], *outside[n], unmoved[n]) for n in sorted(unmoved)}
 
 
-def _unmarked_at_first_on_coupled_model(model, used, present, tasks, locked, ranges, q0,
+def _unmarked_at_first_on_coupled_model(model, moves, present, tasks, locked, ranges, q0,
                                         unmoved_outside):
     """{coordinate: frames} of a model with couplers: the bounded coordinates (not in
     unmoved_outside, said there) that no fitted marker present moves in their first `frames`
@@ -634,7 +635,7 @@ def _unmarked_at_first_on_coupled_model(model, used, present, tasks, locked, ran
                if n in model.q_names and np.isfinite(lo) and np.isfinite(hi)
                and n not in moved_otherwise and n not in unmoved_outside
                and abs(base[model.q_names.index(n)] - 0.5 * (lo + hi)) > 1e-9}
-    return {n: k for n, k in sorted(_frames_unmoved(model, base, used, present, bounded).items())
+    return {n: k for n, k in sorted(_frames_unmoved(model, moves, present, bounded).items())
             if k < len(present)}
 
 
@@ -688,15 +689,24 @@ def _warn_unmarked_at_first_on_coupled_model(unmarked, model, first, times, stri
                "give it a marker present from the first frame", strict=strict, stacklevel=None)
 
 
-def _frames_unmoved(model, q, used, present, names):
+def _moving_columns(model, q, used):
+    """(len(used), nv) bool: which coordinates' velocity each fitted marker's position moves
+    (its Jacobian column at pose q, the fit's start, is not zero). Built once per fit and
+    read by every first-frame helper; None when q is not a pose of the model (wrong size:
+    inverse_kinematics refuses it, naming q0)."""
+    if q.shape != (model.nq,):
+        return None
+    return np.array([np.any(model.jacobian(q, m.link, point=m.position)[:3] != 0.0, axis=0)
+                     for m in used]).reshape(len(used), model.nv)
+
+
+def _frames_unmoved(model, moves, present, names):
     """{coordinate: frames} of those of `names` (ranges') that no fitted marker present moves
-    (their column of its Jacobian at pose q is zero) in the first `frames` frames, frames >= 1
-    (every frame, len(present), when none ever does). present: (N, len(used)) bool. A name
-    whose q is not its own velocity (a floating root's quaternion) is refused as
-    inverse_kinematics refuses it in ranges: it has no column."""
+    (moves: _moving_columns) in the first `frames` frames, frames >= 1 (every frame,
+    len(present), when none ever does). present: (N, len(used)) bool. A name whose q is not
+    its own velocity (a floating root's quaternion) is refused as inverse_kinematics refuses
+    it in ranges: it has no column."""
     from ..model import _coordinate
-    moves = np.array([np.any(model.jacobian(q, m.link, point=m.position)[:3] != 0.0, axis=0)
-                      for m in used]).reshape(len(used), model.nv)
     unmoved = {}
     for n in names:
         moved = np.any(present[:, moves[:, _coordinate(model, n, "ranges")[1]]], axis=1)
