@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import math
 import sys
 import threading
 import warnings
 from collections import Counter
+
+import numpy as np
 
 __all__ = ["Urdf2dynWarning", "URDFWarning", "MotionError", "report", "note",
            "hearing_notes", "unknown_name", "missing_file", "shown", "escaped"]
@@ -172,6 +175,23 @@ def data_rows(idx, limit=8):
     idx = [int(i) + 1 for i in idx]
     text = ", ".join(str(i) for i in idx[:limit])
     return text + (f", ... ({len(idx)} rows)" if len(idx) > limit else "")
+
+
+def time_digits(times):
+    """The significant digits that print each of `times` (s, a recording's frames) apart from
+    every other: 6 (what ``:g`` prints), or as many more as the two closest times need (frames
+    0.001 s apart at 10 000 s need 8: ``:g`` prints 10000 for both 10000 and 10000.001).
+    Print them with ``f"{t:.{digits}g}"``."""
+    t = np.unique(np.asarray(times, dtype=float).ravel())
+    t = t[np.isfinite(t)]
+    step = np.diff(t)
+    largest = float(np.abs(t).max()) if t.size else 0.0
+    if t.size < 2 or largest == 0.0:
+        return 6
+    # the last digit printed sits at the closest step's decade or below it: two times that
+    # far apart never round to the same text
+    digits = math.floor(math.log10(largest)) - math.floor(math.log10(float(step.min()))) + 1
+    return min(max(6, digits), 17)
 
 
 def counted(n, noun):

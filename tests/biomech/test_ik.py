@@ -231,6 +231,20 @@ def test_the_fit_builds_the_markers_columns_at_its_start_once(monkeypatch):
     np.testing.assert_allclose(res.motion.q, q, atol=1e-9)
 
 
+def test_frames_inside_a_long_recording_are_said_apart(r2):
+    """A recording 10 000 s long at 1 kHz with the tip hidden in two frames inside it:
+    ik.measured_frames says those frames are gaps, naming their times, printed with 6
+    significant digits ("t = 10000, 10000 s"): two frames read the same. Now each time is
+    printed with the digits that tell the frames apart. Oracle: the frames' own times."""
+    q = arm_motion(6)
+    x = planar(q)
+    x[2:4, 0] = np.nan                      # the tip hidden: q2 unmeasured there
+    data = Markers(10000.0 + 0.001 * np.arange(6), ["tip", "mid"], x, {})
+    result = ik.solve(r2, data, markers=[TIP, MID], q0=q[0])
+    _, said = ik.measured_frames(result, "walk.trc")
+    assert len(said) == 1 and "2 frames inside the trial (t = 10000.002, 10000.003 s)" in said[0]
+
+
 def test_markers_travel_with_a_pickled_model(r2):
     import pickle
     m = urdf2dyn.load(data_path("robot2r.urdf"))

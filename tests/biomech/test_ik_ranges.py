@@ -879,6 +879,22 @@ def test_a_start_outside_a_range_with_its_marker_missing_at_first_is_said_too(
     np.testing.assert_allclose(q[2, 1], 0.8, atol=1e-6)
 
 
+def test_the_first_frames_of_a_long_recording_are_said_apart(tmp_path):
+    """The URDF arm (_UNMARKED_ARM_URDF) with 'b' outside its limits at its zero pose and its
+    marker m4 missing in the first two frames, recorded 10 000 s into a session at 1 kHz:
+    the warning said the frames as "(10000 .. 10000 s)", 6 significant digits, the two
+    frames reading the same. Now "(10000 .. 10000.001 s)". Oracle: the frames' own times."""
+    (tmp_path / "arm.urdf").write_text(_UNMARKED_ARM_URDF)
+    urdf = urdf2dyn.load(os.fspath(tmp_path / "arm.urdf"))
+    urdf.markers = [Marker("m1", "l1", (1.0, 0.0, 0.0)), Marker("m2", "l1", (0.5, 0.1, 0.0)),
+                    Marker("m3", "l3", (1.0, 0.0, 0.0)), Marker("m4", "l2", (0.5, 0.0, 0.0))]
+    recording = _unmarked_arm_recording(gap=True)
+    recording = Markers(10000.0 + 0.1 * recording.time, recording.labels, recording.xyz, {})
+    with pytest.warns(Urdf2dynWarning, match=r"joint 'b' starts at 0 .* in the first 2 frames "
+                      r"\(10000 \.\. 10000\.001 s\), where its markers are missing"):
+        ik.fit(urdf, recording)
+
+
 def test_a_coupled_models_coordinate_whose_marker_is_missing_at_first_is_said(tmp_path):
     """The arm of test_a_coordinate_whose_only_marker_is_missing_keeps_its_default_until_it_
     appears with a coupler (a pin 'd' following 'c'): OpenSim's IK, an interior-point method

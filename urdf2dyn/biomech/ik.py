@@ -39,7 +39,7 @@ from numpy.typing import NDArray
 from ..markers import IKSolution, Marker, inverse_kinematics
 from .._input_bytes import refuse_devices
 from .._safe_files import check_outputs, guarding, note_input, note_inputs
-from ..warn import in_file, report
+from ..warn import in_file, report, time_digits
 from .formats.ik_setup import IKSetup, IKSetupError, IKTask, read_ik_setup
 from .markers import Markers
 from .opensim_processing import processing_named
@@ -244,9 +244,10 @@ def _sample(time: Any, column: Any, at: Any, interpolation: str, path: str | Non
     steps = np.diff(time)
     if not (steps > 0).all():
         k = int(np.argmax(steps <= 0))
-        raise IKSetupError(f"{path}: time {time[k + 1]:g} s (row {k + 2} of the table) does "
-                           f"not follow {time[k]:g} s; {advice}, which needs increasing "
-                           "times: remove or correct that row")
+        d = time_digits(time)
+        raise IKSetupError(f"{path}: time {time[k + 1]:.{d}g} s (row {k + 2} of the table) "
+                           f"does not follow {time[k]:.{d}g} s; {advice}, which needs "
+                           "increasing times: remove or correct that row")
     from .splines import natural_quintic
     return natural_quintic(time, column, np.asarray(at, dtype=float))[:, 0]
 
@@ -463,20 +464,21 @@ def measured_frames(result: IKResult, source: str, named: ColumnOptions = LIBRAR
     if det is None or det.all():
         return result, []
     t = result.motion.time
+    d = time_digits(t)
     keep = np.flatnonzero(det)
     a, b = keep[0], keep[-1] + 1
     inside = np.flatnonzero(~det[a:b]) + a
     messages = []
     cut = np.r_[np.arange(a), np.arange(b, len(t))]
     if len(cut):
-        spans = [f"{t[0]:g} .. {t[a - 1]:g} s" if a else "",
-                 f"{t[b]:g} .. {t[-1]:g} s" if b < len(t) else ""]
+        spans = [f"{t[0]:.{d}g} .. {t[a - 1]:.{d}g} s" if a else "",
+                 f"{t[b]:.{d}g} .. {t[-1]:.{d}g} s" if b < len(t) else ""]
         ends = " and ".join(x for x in spans if x)
         messages.append(f"{source}: the markers present do not determine the pose in "
                         f"{len(cut)} frames at the trial's ends ({ends}): cut; the trial runs "
-                        f"{t[a]:g} .. {t[b - 1]:g} s")
+                        f"{t[a]:.{d}g} .. {t[b - 1]:.{d}g} s")
     if len(inside):
-        at = ", ".join(f"{t[k]:g}" for k in inside[:8]) + (" ..." if len(inside) > 8 else "")
+        at = ", ".join(f"{t[k]:.{d}g}" for k in inside[:8]) + (" ..." if len(inside) > 8 else "")
         messages.append(f"{source}: the markers present do not determine the pose in "
                         f"{len(inside)} frames inside the trial (t = {at} s): they are gaps "
                         "in the coordinates, filled when short"
@@ -640,10 +642,12 @@ def _unmarked_at_first_on_coupled_model(model, moves, present, tasks, locked, ra
 
 
 def _first_frames(times, frames):
-    """The first `frames` of the fit, as said: by count and time."""
+    """The first `frames` of the fit, as said: by count and time (with the digits that tell
+    the fit's frames apart)."""
+    d = time_digits(times)
     if frames == 1:
-        return f"the first frame (t = {times[0]:g} s)"
-    return f"the first {frames} frames ({times[0]:g} .. {times[frames - 1]:g} s)"
+        return f"the first frame (t = {times[0]:.{d}g} s)"
+    return f"the first {frames} frames ({times[0]:.{d}g} .. {times[frames - 1]:.{d}g} s)"
 
 
 def _warn_held_outside_range(model, unmoved_outside, first, times, start_given, strict, job):
