@@ -551,7 +551,8 @@ def test_a_converted_urdf_says_what_its_ik_does_with_a_locked_coordinate(arm7_ra
 # A second argument, JSON: "task_weight", a coordinate task on 'b' towards 0.9 of that weight;
 # "gap", a marker m4 on the second link, missing in the first two frames and then where 'b'
 # at 0.8 puts it; "b_start", 'b' set there (setValue, which does not clamp) before the fit;
-# "coupler", a fourth link on a pin 'd' that a CoordinateCouplerConstraint makes follow 'c'.
+# "coupler", a fourth link on a pin 'd' that a CoordinateCouplerConstraint makes follow 'c';
+# "b_locked", 'b' locked (at its default).
 _UNMARKED_ARM = r'''
 import json, sys
 import numpy as np
@@ -578,6 +579,7 @@ for pin, name, rng, default in zip(pins, "abc", ((-0.5, 3.5), (0.2, 1.0), None),
     if rng:
         c.setRangeMin(rng[0]); c.setRangeMax(rng[1]); c.setDefaultClamped(True)
 options = json.loads(sys.argv[2]) if len(sys.argv) > 2 else {}
+pins[1].upd_coordinates(0).setDefaultLocked(bool(options.get("b_locked")))
 if options.get("coupler"):              # a fourth link's pin 'd' coupled to 'c': d = c / 2
     l4 = osim.Body("l4", 1.0, osim.Vec3(0.5, 0, 0), osim.Inertia(0.1, 0.1, 0.1))
     m.addBody(l4)
@@ -636,7 +638,7 @@ print(json.dumps(q))
 
 def _unmarked_arm_in_opensim(folder, **options):
     """_UNMARKED_ARM run in a child process with those options (task_weight, gap, b_start,
-    coupler):
+    coupler, b_locked):
     the model's path and OpenSim's coordinates (3, 3), a b c per frame."""
     import json
     import subprocess
@@ -922,6 +924,37 @@ def test_a_coupled_models_coordinate_whose_marker_is_missing_at_first_is_said(tm
                      ranges=model.clamped_ranges, q0=model.default_q,
                      time_range=(0.02, 0.02)).motion.q
     np.testing.assert_allclose(q[0, 1], 0.8, atol=1e-6)
+
+
+def test_a_coupled_models_coordinate_no_marker_moves_is_said(tmp_path):
+    """The unmarked arm with a coupler (a pin 'd' following 'c'): no marker moves 'b' in any
+    frame. OpenSim's IK, an interior-point method on a model with constraints, moves it in
+    each frame from its default 0.3 towards mid-range by as much as its iterations take,
+    0.3017 here (all the way on OpenCap's walk at accuracy 1e-8, not at its setup's 1e-5:
+    tests/biomech/test_opencap.py). Ours held it at mid-range, 0.6, silently, a value no
+    marker measured. Now it is said, naming the coordinate and both values. Locked, as the
+    warning advises, both hold it at its default, and nothing is said. Oracle: OpenSim's
+    InverseKinematicsSolver in a child process."""
+    pytest.importorskip("opensim")
+    model_file, theirs = _unmarked_arm_in_opensim(tmp_path, coupler=True)
+    assert np.all((theirs[:, 1] > 0.3 + 1e-4) & (theirs[:, 1] < 0.31))
+    model = urdf2dyn.load(os.fspath(model_file))
+    assert [c.dependent for c in model.couplers] == ["d"]
+    with pytest.warns(Urdf2dynWarning, match=(
+            r"coordinate 'b': no fitted marker moves it in any frame, and the model has "
+            r"couplers: it is held at 0.6 in every frame, the middle of its range, .* moves it "
+            r"in each frame from its start 0.3 towards mid-range 0.6 .*; give it a marker, or "
+            r"lock it")):
+        q = ik.fit(model, _unmarked_arm_recording()).motion.q
+    np.testing.assert_allclose(q[:, 1], 0.6, atol=1e-9)
+    model_file, theirs = _unmarked_arm_in_opensim(tmp_path, coupler=True, b_locked=True)
+    np.testing.assert_allclose(theirs[:, 1], 0.3, atol=1e-12)
+    model = urdf2dyn.load(os.fspath(model_file))
+    assert model.locked_coordinates == {"b": 0.3}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Urdf2dynWarning)
+        q = ik.fit(model, _unmarked_arm_recording()).motion.q
+    np.testing.assert_allclose(q[:, 1], theirs[:, 1], atol=1e-12)
 
 
 def test_a_coupled_models_coordinate_started_at_mid_range_is_not_said_to_differ(tmp_path):

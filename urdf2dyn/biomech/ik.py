@@ -23,7 +23,11 @@ Differences from OpenSim's IK tool, written down:
 * ranges bind as in OpenSim (clamped coordinates only, locked ones held), but an unclamped
   coordinate that the fit takes beyond its range is warned about (OpenSim says nothing; not
   one whose range is OpenSim's default -10 10, what a coordinate without <range> gets); a
-  URDF's joint limits bind as clamped ranges (model.clamped_ranges).
+  URDF's joint limits bind as clamped ranges (model.clamped_ranges);
+* on a model with couplers, a clamped coordinate that no fitted marker moves is held where
+  the first frame's start leaves it (mid-range, when that start fits better), where
+  OpenSim's interior-point optimizer moves it in each frame from its start towards
+  mid-range by as much as its iterations take: said, naming the coordinate.
 """
 from __future__ import annotations
 
@@ -543,10 +547,10 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0, mov
     mid-range start keeps it there too. With constraints (the
     couplers) it minimises by an interior-point method, whose barrier moves such a coordinate
     off its start towards mid-range by as much as its iterations happen to take: all the way
-    on LaiUhlrich2022 of OpenCap (the unmarked mtp_angle within 0.005 degree of mid-range,
-    tests/biomech/test_opencap.py), 0.003 of 0.3 rad on a small arm with one coupler. No rule
-    follows both; mid-range, where the published model's answer lies, is kept, and said for
-    a coordinate whose markers appear only later (_warn_unmarked_at_first_on_coupled_model)."""
+    on LaiUhlrich2022 of OpenCap at accuracy 1e-8 (the unmarked mtp_angle within 0.005 degree
+    of mid-range, tests/biomech/test_opencap.py; not at its setup's 1e-5), 0.003 of 0.3 rad
+    on a small arm with one coupler. No rule follows both; mid-range, where the published
+    model's answer lies, is kept, and said (_warn_unmarked_at_first_on_coupled_model)."""
     ranges = ranges or {}
     base = _start_pose(model, q0)
     if xyz.shape[0] == 0 or moves is None:      # no frame, or a q0 the fit refuses
@@ -620,15 +624,18 @@ def _unmoved_outside_range(model, moves, present, tasks, locked, ranges, q0):
 
 def _unmarked_at_first_on_coupled_model(model, moves, present, tasks, locked, ranges, q0,
                                         unmoved_outside):
-    """{coordinate: frames} of a model with couplers: the bounded coordinates (not in
-    unmoved_outside, said there) that no fitted marker present moves in their first `frames`
-    frames, though one moves them later, and nothing else moves (_moved_otherwise). Ours
-    holds such a coordinate where the first frame's start leaves it (mid-range when that
-    start wins, _first_frame_start); OpenSim's interior-point IK moves it from its start
-    towards mid-range by as much as its iterations take (0.3017 from 0.3 towards 0.6 on
-    tests/biomech/test_ik_ranges.py's coupled arm, all the way on OpenCap's
-    LaiUhlrich2022): no rule gives OpenSim's value, so it is said. One started at
-    mid-range stays there in both: nothing differs, nothing is said."""
+    """{coordinate: (frames, start, mid-range)} of a model with couplers: the bounded
+    coordinates (not in unmoved_outside, said there) that no fitted marker present moves in
+    their first `frames` frames (every frame, len(present), when none ever does), and
+    nothing else moves (_moved_otherwise). Ours holds such a coordinate where the first
+    frame's start leaves it (mid-range when that start wins, _first_frame_start);
+    OpenSim's interior-point IK moves it from its start towards mid-range, in each frame
+    by as much as its iterations take: 0.3017 from 0.3 towards 0.6 on
+    tests/biomech/test_ik_ranges.py's coupled arm, and on OpenCap's LaiUhlrich2022 walk
+    the unmarked mtp_angle_r all the way to -7.5 degrees from t = 0 at accuracy 1e-8, but
+    -6.1 .. -6.8 degrees at its Setup_IK.xml's 1e-5 and -3.1 .. -3.4 from t = 0.5 s at
+    1e-8. No rule gives OpenSim's value, so it is said. One started at mid-range stays
+    there in both: nothing differs, nothing is said."""
     base = _start_pose(model, q0)
     if not model.couplers or base.shape != (model.nq,):
         return {}
@@ -637,8 +644,8 @@ def _unmarked_at_first_on_coupled_model(model, moves, present, tasks, locked, ra
                if n in model.q_names and np.isfinite(lo) and np.isfinite(hi)
                and n not in moved_otherwise and n not in unmoved_outside
                and abs(base[model.q_names.index(n)] - 0.5 * (lo + hi)) > 1e-9}
-    return {n: k for n, k in sorted(_frames_unmoved(model, moves, present, bounded).items())
-            if k < len(present)}
+    return {n: (k, base[model.q_names.index(n)], 0.5 * sum(ranges[n]))
+            for n, k in sorted(_frames_unmoved(model, moves, present, bounded).items())}
 
 
 def _first_frames(times, frames):
@@ -679,10 +686,14 @@ def _warn_held_outside_range(model, unmoved_outside, first, times, start_given, 
 
 def _warn_unmarked_at_first_on_coupled_model(unmarked, model, first, times, strict, job):
     """Say that each of unmarked (_unmarked_at_first_on_coupled_model) is held, until its
-    markers appear, at a value (its first frame's, first) that no marker measured and that
-    OpenSim's IK does not give."""
+    markers appear (or in every frame: _warn_unmarked_on_coupled_model), at a value (its
+    first frame's, first) that no marker measured and that OpenSim's IK does not give."""
     kind = "coordinate" if model.is_opensim else "joint"
-    for n, frames in unmarked.items():
+    for n, (frames, start, mid) in unmarked.items():
+        if frames == len(times):
+            _warn_unmarked_on_coupled_model(kind, n, first[model.q_names.index(n)], start, mid,
+                                            strict, job)
+            continue
         report(f"{job}: {kind} {n!r}: no fitted marker present in "
                f"{_first_frames(times, frames)} moves it, its markers missing there, and the "
                f"model has couplers: it is held at {first[model.q_names.index(n)]:g} there, "
@@ -691,6 +702,21 @@ def _warn_unmarked_at_first_on_coupled_model(unmarked, model, first, times, stri
                "its start towards mid-range by as much as its iterations happen to take, so the "
                "two differ in those frames; fit from where its markers appear (time_range) or "
                "give it a marker present from the first frame", strict=strict, stacklevel=None)
+
+
+def _warn_unmarked_on_coupled_model(kind, name, held, start, mid, strict, job):
+    """Say that coordinate `name`, which no fitted marker moves in any frame, is held at a
+    value no marker measured (held: where the first frame's start leaves it), and that
+    OpenSim's IK of a coupled model gives another (_unmarked_at_first_on_coupled_model)."""
+    where = ("the middle of its range, where the first frame's start at mid-range leaves it"
+             if abs(held - mid) <= 1e-9 else "its start")
+    report(f"{job}: {kind} {name!r}: no fitted marker moves it in any frame, and the model has "
+           f"couplers: it is held at {held:g} in every frame, {where}, a value no marker "
+           "measured; OpenSim's IK (an interior-point method, on a model with constraints) "
+           f"moves it in each frame from its start {start:g} towards mid-range {mid:g} by as "
+           "much as its iterations happen to take, so the two differ unless they take it all "
+           "the way; give it a marker, or lock it (locked, both hold it at its value)",
+           strict=strict, stacklevel=None)
 
 
 def _moving_columns(model, q, used):
