@@ -549,8 +549,10 @@ def test_a_converted_urdf_says_what_its_ik_does_with_a_locked_coordinate(arm7_ra
 # written and solved by OpenSim's API in a child process (its IK run after other tests in one
 # process crashed now and then); prints the model's path and OpenSim's coordinates per frame.
 # A second argument, JSON: "task_weight", a coordinate task on 'b' towards 0.9 of that weight;
-# "gap", a marker m4 on the second link, missing in the first two frames and then where 'b'
-# at 0.8 puts it; "b_start", 'b' set there (setValue, which does not clamp) before the fit;
+# "gap", a marker m4 on the second link, missing in the first two frames (or the frames
+# "missing" lists) and elsewhere where 'b' at 0.8 puts it; "b_start", 'b' set there
+# (setValue, which does not clamp) before the fit; "frames", how many (3), "a0", the arm's
+# angle in the first (3.3 rad);
 # "coupler", a fourth link on a pin 'd' that a CoordinateCouplerConstraint makes follow 'c';
 # "b_locked", 'b' locked (at its default).
 _UNMARKED_ARM = r'''
@@ -605,13 +607,15 @@ state = m.initSystem()
 m.printToXML(sys.argv[1])
 table = osim.TimeSeriesTableVec3()
 table.setColumnLabels(list(on))
-for k in range(3):
-    a = 3.3 + 0.01 * k
+frames = options.get("frames", 3)
+for k in range(frames):
+    a = options.get("a0", 3.3) + 0.01 * k
     turn = lambda x, y, dy=0.0: osim.Vec3(x * np.cos(a) - y * np.sin(a),
                                           x * np.sin(a) + y * np.cos(a) + dy, 0)
     row = [turn(1, 0), turn(0.5, 0.1), turn(1, 0, 2)]
     if options.get("gap"):
-        row.append(osim.Vec3(np.nan, np.nan, np.nan) if k < 2 else
+        missing = k in options.get("missing", (0, 1))
+        row.append(osim.Vec3(np.nan, np.nan, np.nan) if missing else
                    osim.Vec3(*(np.array([turn(1, 0)[i] for i in range(3)])
                                + 0.5 * np.array([np.cos(a + 0.8), np.sin(a + 0.8), 0]))))
     table.appendRow(0.01 * k, osim.RowVectorVec3(row))
@@ -628,7 +632,7 @@ solver.setAccuracy(1e-8)
 state.setTime(0)
 solver.assemble(state)
 q = []
-for k in range(3):
+for k in range(frames):
     state.setTime(0.01 * k)
     solver.track(state)
     q.append([m.getCoordinateSet().get(n).getValue(state) for n in "abc"])
@@ -638,8 +642,8 @@ print(json.dumps(q))
 
 def _unmarked_arm_in_opensim(folder, **options):
     """_UNMARKED_ARM run in a child process with those options (task_weight, gap, b_start,
-    coupler, b_locked):
-    the model's path and OpenSim's coordinates (3, 3), a b c per frame."""
+    coupler, b_locked, frames, a0, missing):
+    the model's path and OpenSim's coordinates (frames, 3), a b c per frame."""
     import json
     import subprocess
     import sys
@@ -650,18 +654,19 @@ def _unmarked_arm_in_opensim(folder, **options):
     return model_file, np.array(json.loads(run.stdout.strip().splitlines()[-1]))
 
 
-def _unmarked_arm_recording(gap=False):
-    """The markers of _UNMARKED_ARM's three frames, the arm and the third link at 3.3 rad
-    and turning 1 rad/s, as Markers (m); with gap, m4 too (NaN in the first two frames)."""
-    t = 0.01 * np.arange(3)
-    a = 3.3 + t
+def _unmarked_arm_recording(gap=False, frames=3, a0=3.3, missing=(0, 1)):
+    """The markers of _UNMARKED_ARM's frames (3), the arm and the third link at a0 (3.3 rad)
+    and turning 1 rad/s, as Markers (m); with gap, m4 too (NaN in the frames missing lists,
+    the first two)."""
+    t = 0.01 * np.arange(frames)
+    a = a0 + t
     on_link1 = [(1.0, 0.0), (0.5, 0.1)]
     columns = ([np.column_stack([x * np.cos(a) - y * np.sin(a),
                                  x * np.sin(a) + y * np.cos(a), 0 * a]) for x, y in on_link1]
                + [np.column_stack([np.cos(a), 2 + np.sin(a), 0 * a])])
     if gap:
         m4 = columns[0] + 0.5 * np.column_stack([np.cos(a + 0.8), np.sin(a + 0.8), 0 * a])
-        m4[:2] = np.nan
+        m4[list(missing)] = np.nan
         columns.append(m4)
     return Markers(t, ["m1", "m2", "m3", "m4"][:len(columns)], np.stack(columns, axis=1), {})
 
@@ -955,6 +960,39 @@ def test_a_coupled_models_coordinate_no_marker_moves_is_said(tmp_path):
         warnings.simplefilter("error", Urdf2dynWarning)
         q = ik.fit(model, _unmarked_arm_recording()).motion.q
     np.testing.assert_allclose(q[:, 1], theirs[:, 1], atol=1e-12)
+
+
+@pytest.mark.parametrize("coupler", [True, False])
+def test_a_coupled_models_coordinate_in_a_gap_of_its_markers_is_said(tmp_path, coupler):
+    """The arm at 0.5 rad with its marker m4 on the second link missing in frames 3 .. 7 of
+    12: OpenSim's IK, an interior-point method on a model with a coupler (a pin 'd' following
+    'c'), moves 'b' there from 0.8, where m4 put it, towards mid-range 0.6 (to 0.7576 by the
+    gap's end), and ours held it at 0.8, silently. Now the frames are said, and when m4
+    returns both fit it again. Without the coupler OpenSim's L-BFGS-B holds 'b' at 0.8 as
+    ours does, and nothing is said. Oracle: OpenSim's InverseKinematicsSolver in a child
+    process."""
+    pytest.importorskip("opensim")
+    gap = dict(gap=True, frames=12, a0=0.5, missing=[3, 4, 5, 6, 7])
+    model_file, theirs = _unmarked_arm_in_opensim(tmp_path, coupler=coupler, **gap)
+    model = urdf2dyn.load(os.fspath(model_file))
+    np.testing.assert_allclose(theirs[[0, 1, 2, 8, 9, 10, 11], 1], 0.8, atol=1e-4)
+    recording = _unmarked_arm_recording(**gap)
+    if not coupler:
+        np.testing.assert_allclose(theirs[:, 1], 0.8, atol=1e-4)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Urdf2dynWarning)
+            q = ik.fit(model, recording).motion.q
+        np.testing.assert_allclose(q[:, 1], theirs[:, 1], atol=1e-4)
+        return
+    assert np.all(np.diff(theirs[2:8, 1]) < -1e-3)          # OpenSim: towards mid-range
+    with pytest.warns(Urdf2dynWarning, match=(
+            r"coordinate 'b' \(mid-range 0.6\): no fitted marker present moves it in 5 frames "
+            r"after its markers were first seen \(t = 0.03 \.\. 0.07 s\), .* it is held there "
+            r"at its value in the frame before, .* towards its mid-range .*; mend the markers "
+            r"there")):
+        q = ik.fit(model, recording).motion.q
+    np.testing.assert_allclose(q[:, 1], 0.8, atol=1e-9)
+    np.testing.assert_allclose(q[:, [0, 2]], theirs[:, [0, 2]], atol=1e-6)
 
 
 def test_a_coupled_models_coordinate_started_at_mid_range_is_not_said_to_differ(tmp_path):

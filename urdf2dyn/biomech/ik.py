@@ -27,7 +27,8 @@ Differences from OpenSim's IK tool, written down:
 * on a model with couplers, a clamped coordinate that no fitted marker moves is held where
   the first frame's start leaves it (mid-range, when that start fits better), where
   OpenSim's interior-point optimizer moves it in each frame from its start towards
-  mid-range by as much as its iterations take: said, naming the coordinate.
+  mid-range by as much as its iterations take: said, naming the coordinate; and so is one
+  held through a gap in its markers at its value before it, naming the frames.
 """
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ from numpy.typing import NDArray
 from ..markers import IKSolution, Marker, inverse_kinematics
 from .._input_bytes import refuse_devices
 from .._safe_files import check_outputs, guarding, note_input, note_inputs
-from ..warn import in_file, report, time_digits
+from ..warn import counted, in_file, report, time_digits
 from .formats.ik_setup import IKSetup, IKSetupError, IKTask, read_ik_setup
 from .markers import Markers
 from .opensim_processing import processing_named
@@ -441,6 +442,7 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
     unmoved_outside = _unmoved_outside_range(model, moves, present, tasks, locked, ranges, q0)
     unmarked_coupled = _unmarked_at_first_on_coupled_model(model, moves, present, tasks, locked,
                                                            ranges, q0, unmoved_outside)
+    gaps_coupled = _gaps_on_coupled_model(model, moves, present, tasks, locked, ranges)
     start_given = q0 is not None
     if also_mid_range:
         q0 = _first_frame_start(model, xyz, used, fitted, tasks, locked, ranges, q0, moves)
@@ -450,6 +452,8 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
     _warn_held_outside_range(model, unmoved_outside, first, t[rows], start_given, strict, job)
     _warn_unmarked_at_first_on_coupled_model(unmarked_coupled, model, first, t[rows], strict,
                                              job)
+    _warn_gaps_on_coupled_model(gaps_coupled, model, np.atleast_2d(sol.q), t[rows], ranges,
+                                strict, job)
     motion = Trajectory(time=t[rows], q=np.atleast_2d(sol.q), names=list(model.q_names))
     determined = determined_frames(model, motion.q, used, present,
                                    [n for n, (w, _) in tasks.items() if w > 0], locked)
@@ -719,6 +723,70 @@ def _warn_unmarked_on_coupled_model(kind, name, held, start, mid, strict, job):
            strict=strict, stacklevel=None)
 
 
+def _gaps_on_coupled_model(model, moves, present, tasks, locked, ranges):
+    """{coordinate: frames (indices)} of a model with couplers: for each bounded coordinate
+    nothing else moves (_moved_otherwise), the frames after a fitted marker that moves it is
+    first present in which none is (a gap in its markers, or their end). Ours holds it
+    there at the frame before's value, the fit's warm start; OpenSim's interior-point IK
+    moves it in each such frame towards mid-range by as much as its iterations take (from
+    0.8 to 0.7576 over five frames of tests/biomech/test_ik_ranges.py's coupled arm; a model
+    without couplers holds it in both: OpenSim's L-BFGS-B leaves what its objective does not
+    depend on where it is)."""
+    if not model.couplers or moves is None:
+        return {}
+    moved_otherwise = _moved_otherwise(model, tasks, locked)
+    bounded = {n for n, (lo, hi) in (ranges or {}).items()
+               if n in model.q_names and np.isfinite(lo) and np.isfinite(hi)
+               and n not in moved_otherwise}
+    gaps = {}
+    for n, alone in sorted(_unmoved_masks(model, moves, present, bounded).items()):
+        if not alone.all():
+            seen = int(np.argmin(alone))
+            frames = np.flatnonzero(alone[seen:]) + seen
+            if frames.size:
+                gaps[n] = frames
+    return gaps
+
+
+def _warn_gaps_on_coupled_model(gaps, model, q, times, ranges, strict, job):
+    """Say, for gaps (_gaps_on_coupled_model), the frames where the fit holds each
+    coordinate at its value in the frame before, a value no marker measured there and not
+    OpenSim's (q: the fit's coordinates, times: its frames'): one warning for all the
+    coordinates of the same frames (a recording without any marker there names every one).
+    One held at mid-range is OpenSim's too (its barrier's minimum): nothing differs, nothing
+    is said."""
+    kind = "coordinate" if model.is_opensim else "joint"
+    alike: dict[tuple[int, ...], list[str]] = {}
+    for n, frames in gaps.items():
+        if np.any(np.abs(q[frames, model.q_names.index(n)] - 0.5 * sum(ranges[n])) > 1e-9):
+            alike.setdefault(tuple(frames), []).append(n)
+    for frames, names in alike.items():
+        frames = np.array(frames)
+        shown = ", ".join(f"{n!r} (mid-range {0.5 * sum(ranges[n]):g})" for n in names[:4])
+        more = f" and {len(names) - 4} more" if len(names) > 4 else ""
+        one = len(names) == 1
+        report(f"{job}: {kind if one else kind + 's'} {shown}{more}: no fitted marker present "
+               f"moves {'it' if one else 'them'} in {counted(len(frames), 'frame')} after "
+               f"{'its' if one else 'their'} markers were first seen (t = "
+               f"{_frame_spans(times, frames)} s), the markers missing there, and the model has "
+               f"couplers: {'it is' if one else 'each is'} held there at its value in the frame "
+               "before, a value no marker measured; OpenSim's IK (an interior-point method, on a "
+               f"model with constraints) moves {'it' if one else 'each'} there towards its "
+               "mid-range by as much as its iterations happen to take, so the two differ there; "
+               "mend the markers there (fill their gaps)", strict=strict, stacklevel=None)
+
+
+def _frame_spans(times, frames, limit=4):
+    """'0.03 .. 0.07, 0.12'-style text of frames (increasing indices into times): each run
+    of consecutive frames by its first and last time, the first `limit` runs, with the
+    digits that tell the frames apart."""
+    d = time_digits(times)
+    runs = np.split(frames, np.flatnonzero(np.diff(frames) > 1) + 1)
+    text = ", ".join(f"{times[r[0]]:.{d}g}" + (f" .. {times[r[-1]]:.{d}g}" if len(r) > 1 else "")
+                     for r in runs[:limit])
+    return text + (", ..." if len(runs) > limit else "")
+
+
 def _moving_columns(model, q, used):
     """(len(used), nv) bool: which coordinates' velocity each fitted marker's position moves
     (its Jacobian column at pose q, the fit's start, is not zero). Built once per fit and
@@ -736,14 +804,20 @@ def _frames_unmoved(model, moves, present, names):
     len(present), when none ever does). present: (N, len(used)) bool. A name whose q is not
     its own velocity (a floating root's quaternion) is refused as inverse_kinematics refuses
     it in ranges: it has no column."""
-    from ..model import _coordinate
     unmoved = {}
-    for n in names:
-        moved = np.any(present[:, moves[:, _coordinate(model, n, "ranges")[1]]], axis=1)
-        frames = int(np.argmax(moved)) if moved.any() else len(present)
+    for n, alone in _unmoved_masks(model, moves, present, names).items():
+        frames = int(np.argmin(alone)) if not alone.all() else len(present)
         if frames:
             unmoved[n] = frames
     return unmoved
+
+
+def _unmoved_masks(model, moves, present, names):
+    """{coordinate: (N,) bool} of `names`: the frames in which no fitted marker present moves
+    it (_frames_unmoved's moves and present)."""
+    from ..model import _coordinate
+    return {n: ~np.any(present[:, moves[:, _coordinate(model, n, "ranges")[1]]], axis=1)
+            for n in names}
 
 
 def load_model(path: str | os.PathLike[str], strict: bool = False) -> Model:
