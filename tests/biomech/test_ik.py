@@ -245,6 +245,33 @@ def test_frames_inside_a_long_recording_are_said_apart(r2):
     assert len(said) == 1 and "2 frames inside the trial (t = 10000.002, 10000.003 s)" in said[0]
 
 
+def test_the_fits_checks_say_a_long_recordings_frames_apart(r2, tmp_path):
+    """What urdf2dyn ik says of its fit (urdf2dyn.biomech.plausibility: a step of more than
+    half a turn, a marker error beyond OpenSim's best practice, an unclamped coordinate
+    beyond its range) 10 000 s into a recording at 1 kHz: the frames' times were printed
+    with 6 significant digits, "between t = 10000 and 10000 s". Now with the digits that
+    tell them apart. Oracle: the frames' own times."""
+    from urdf2dyn.biomech import plausibility
+    t = 10000.0 + 0.001 * np.arange(6)
+    q = np.zeros((6, 2))
+    q[3:, 0] = 4.0                                          # a step of 4 rad, frames 2 .. 3
+    [said] = plausibility.steps(r2, t, q, "walk.trc")
+    assert "between t = 10000.002 and 10000.003 s" in said, said
+    rms = np.where(np.arange(6) == 4, 0.03, 0.001)
+    [said] = plausibility.ik_fit(t, rms, rms, [""] * 6, "walk.trc")
+    assert "at t = 10000.004 s" in said, said
+    import gzip
+    with gzip.open(os.path.join(DATA, "leg39", "leg39.osim.gz")) as f:
+        (tmp_path / "leg39.osim").write_bytes(f.read())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)     # its toes' inertia
+        leg = urdf2dyn.load(os.fspath(tmp_path / "leg39.osim"))
+    q = np.tile(leg.default_q, (6, 1))
+    q[2:4, leg.q_names.index("pelvis_ty")] = 1.5         # beyond its unclamped range -1 .. 1
+    [said] = plausibility.ik_ranges(leg, t, q, "walk.trc")
+    assert "(t = 10000.002 .. 10000.003 s; 1.5 m at t = 10000.002 s)" in said, said
+
+
 def test_markers_travel_with_a_pickled_model(r2):
     import pickle
     m = urdf2dyn.load(data_path("robot2r.urdf"))

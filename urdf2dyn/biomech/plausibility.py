@@ -67,7 +67,7 @@ import warnings
 
 import numpy as np
 
-from ..warn import Urdf2dynWarning, counted
+from ..warn import Urdf2dynWarning, counted, time_digits
 from .processing import LIBRARY_COLUMNS
 
 __all__ = ["units", "joint_limits", "couplers", "residuals", "cop_distance", "sampling", "gravity",
@@ -591,6 +591,7 @@ def ik_fit(t, rms, worst_error, worst_marker, source, advice=None):
     should check, in the words of the caller that ran the fit (default: a library trial's,
     ik_fit_advice())."""
     advice = ik_fit_advice() if advice is None else advice
+    d = time_digits(t)
     rms = np.asarray(rms, dtype=float)
     worst_error = np.asarray(worst_error, dtype=float)
     out = []
@@ -603,7 +604,7 @@ def ik_fit(t, rms, worst_error, worst_marker, source, advice=None):
         who = f", {worst_marker[k]}" if what.startswith("largest") and worst_marker[k] else ""
         out.append(f"{source}: inverse kinematics: {what} above {100 * limit:.0f} cm in "
                    f"{int(over.sum())} of {len(x)} frames (up to {1e3 * x[k]:.1f} mm{who} at "
-                   f"t = {t[k]:g} s; OpenSim's best practice: RMS below 2 cm, largest error "
+                   f"t = {t[k]:.{d}g} s; OpenSim's best practice: RMS below 2 cm, largest error "
                    f"below 2-4 cm): {advice}")
     return out
 
@@ -630,6 +631,7 @@ def ik_ranges(model, t, q, source):
     t = np.asarray(t, dtype=float)
     q = np.atleast_2d(np.asarray(q, dtype=float))
     skip = set(model.locked_coordinates) | {c.dependent for c in model.couplers}
+    d = time_digits(t)
     out = []
     for k, name in enumerate(model.q_names):
         c = model.coordinates.get(name)
@@ -646,11 +648,11 @@ def ik_ranges(model, t, q, source):
         # an end the file wrote NaN is read as no bound, and said as the file wrote it
         lower, upper = ("nan" if nan else f"{f(end):.6g}"
                         for end, nan in zip((c.lower, c.upper), c.nan_ends))
-        span = (f"t = {t[beyond[0]]:g} s" if beyond.size == 1
-                else f"t = {t[beyond[0]]:g} .. {t[beyond[-1]]:g} s")
+        span = (f"t = {t[beyond[0]]:.{d}g} s" if beyond.size == 1
+                else f"t = {t[beyond[0]]:.{d}g} .. {t[beyond[-1]]:.{d}g} s")
         out.append(f"{source}: inverse kinematics: coordinate {name!r} (not clamped) leaves "
                    f"its range [{lower}, {upper}]{unit} in {beyond.size} of "
-                   f"{len(x)} frames ({span}; {f(x[w]):.6g}{unit} at t = {t[w]:g} s): "
+                   f"{len(x)} frames ({span}; {f(x[w]):.6g}{unit} at t = {t[w]:.{d}g} s): "
                    "OpenSim's IK bounds only clamped coordinates, so it leaves it free too. "
                    "The markers may barely determine it, or the range does not suit this "
                    "recording (a lab origin far from the model's moves a pelvis translation "
@@ -682,14 +684,15 @@ def steps(model, t, q, source):
     turning = _hinges(model) + [(j.name, j.q_index) for j in model.joints
                                 if j.type == "continuous"]
     whole, other = [], []
+    d = time_digits(t)
     for name, k in turning:
         step = np.diff(q[:, k])
         big = np.flatnonzero(np.abs(np.nan_to_num(step)) > math.pi)
         if big.size == 0:
             continue
         i = big[int(np.argmax(np.abs(step[big])))]
-        said = (f"{name} by {math.degrees(step[i]):+.0f} deg between t = {t[i]:g} and "
-                f"{t[i + 1]:g} s" + (f" ({big.size} such steps)" if big.size > 1 else ""))
+        said = (f"{name} by {math.degrees(step[i]):+.0f} deg between t = {t[i]:.{d}g} and "
+                f"{t[i + 1]:.{d}g} s" + (f" ({big.size} such steps)" if big.size > 1 else ""))
         left = step[big] - 2 * math.pi * np.round(step[big] / (2 * math.pi))
         (whole if np.all(np.abs(left) <= WHOLE_TURN_TOLERANCE) else other).append(said)
     if not whole and not other:
