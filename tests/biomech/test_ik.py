@@ -272,6 +272,17 @@ def test_the_fits_checks_say_a_long_recordings_frames_apart(r2, tmp_path):
     assert "(t = 10000.002 .. 10000.003 s; 1.5 m at t = 10000.002 s)" in said, said
 
 
+def test_a_coordinate_files_rows_out_of_order_are_said_apart():
+    """A coordinate_file read through OpenSim's splines (processing opensim) whose rows at
+    10 000 s, 1 ms apart, go back once: the refusal said "time 10000 s (row 3 of the table)
+    does not follow 10000 s", two times that read the same. Now each with the digits that
+    tell the file's rows apart. Oracle: the rows' own times."""
+    time = 10000.0 + 0.001 * np.array([0, 2, 1, 3, 4, 5, 6])
+    with pytest.raises(IKSetupError, match=r"coords.mot: time 10000.001 s \(row 3 of the "
+                       r"table\) does not follow 10000.002 s"):
+        ik._sample(time, np.zeros(7), time, "spline", "coords.mot", "ik")
+
+
 def test_markers_travel_with_a_pickled_model(r2):
     import pickle
     m = urdf2dyn.load(data_path("robot2r.urdf"))
