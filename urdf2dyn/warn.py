@@ -184,9 +184,11 @@ def time_digits(times):
     Print them with ``f"{t:.{digits}g}"``."""
     t = np.unique(np.asarray(times, dtype=float).ravel())
     t = t[np.isfinite(t)]
-    step = np.diff(t)
+    with np.errstate(over="ignore"):        # -1e308 .. 1e308: a step beyond any float
+        step = np.diff(t)
+    step = step[np.isfinite(step)]
     largest = float(np.abs(t).max()) if t.size else 0.0
-    if t.size < 2 or largest == 0.0:
+    if step.size == 0 or largest == 0.0:
         return 6
     # the last digit printed sits at the closest step's decade or below it: two times that
     # far apart never round to the same text
