@@ -962,6 +962,26 @@ def test_a_coupled_models_coordinate_no_marker_moves_is_said(tmp_path):
     np.testing.assert_allclose(q[:, 1], theirs[:, 1], atol=1e-12)
 
 
+def test_scalings_fit_says_opensims_marker_placer_not_its_ik(tmp_path):
+    """The static pose's fit of a scaling (urdf2dyn.biomech.scale: ik.solve with job
+    "scale", from the default pose and mid-range) on the coupled arm, where no marker moves
+    'b': the warning said OpenSim's IK moves it, a tool a scaling never runs; OpenSim's
+    ScaleTool places markers with its MarkerPlacer (the same solver). Now the scaling's
+    warning names the marker placer, and IK's still names the IK tool."""
+    pytest.importorskip("opensim")
+    model_file, _ = _unmarked_arm_in_opensim(tmp_path, coupler=True)
+    model = urdf2dyn.load(os.fspath(model_file))
+    for job, tool in (("scale", "OpenSim's marker placer (the ScaleTool's MarkerPlacer)"),
+                      ("ik", "OpenSim's IK")):
+        with pytest.warns(Urdf2dynWarning) as said:
+            ik.solve(model, _unmarked_arm_recording(), ranges=model.clamped_ranges,
+                     locked=model.locked_coordinates, q0=model.default_q,
+                     also_mid_range=True, job=job)
+        [text] = [str(w.message) for w in said if "coordinate 'b'" in str(w.message)]
+        assert text.startswith(f"{job}: ") and f"measured; {tool} (an interior" in text, text
+        assert job == "ik" or "OpenSim's IK" not in text, text
+
+
 @pytest.mark.parametrize("coupler", [True, False])
 def test_a_coupled_models_coordinate_in_a_gap_of_its_markers_is_said(tmp_path, coupler):
     """The arm at 0.5 rad with its marker m4 on the second link missing in frames 3 .. 7 of

@@ -661,6 +661,13 @@ def _first_frames(times, frames):
     return f"the first {frames} frames ({times[0]:.{d}g} .. {times[frames - 1]:.{d}g} s)"
 
 
+def _opensims_fit(job):
+    """OpenSim's tool that does the fit of `job`, as said: the IK tool's, or for scaling its
+    marker placer's (MarkerPlacer, which fits the static pose by the same solver)."""
+    return ("OpenSim's marker placer (the ScaleTool's MarkerPlacer)" if job == "scale"
+            else "OpenSim's IK")
+
+
 def _warn_held_outside_range(model, unmoved_outside, first, times, start_given, strict, job):
     """Say where the fit held each of unmoved_outside (_unmoved_outside_range), a value no
     marker measured: its first frame's (first), the same in every frame until a marker that
@@ -674,10 +681,11 @@ def _warn_held_outside_range(model, unmoved_outside, first, times, start_given, 
               and model.default_q is None else "the zero pose: no q0 given")
     for n, (start, lo, hi, frames) in unmoved_outside.items():
         held = first[model.q_names.index(n)]
-        where = ("the nearest end of its range, as OpenSim's IK holds a clamped coordinate "
-                 "started outside its range" if abs(held - min(max(start, lo), hi)) <= 1e-9 else
-                 "where the fit's start at mid-range leaves it, as OpenSim's IK of a model "
-                 "with couplers does")
+        where = (f"the nearest end of its range, as {_opensims_fit(job)} holds a clamped "
+                 "coordinate started outside its range"
+                 if abs(held - min(max(start, lo), hi)) <= 1e-9 else
+                 f"where the fit's start at mid-range leaves it, as {_opensims_fit(job)} "
+                 "does on a model with couplers")
         when = ("" if frames == len(times) else
                 f" in {_first_frames(times, frames)}, where its markers are missing")
         report(f"{job}: {kind} {n!r} starts at {start:g} ({origin}), outside its range "
@@ -701,8 +709,9 @@ def _warn_unmarked_at_first_on_coupled_model(unmarked, model, first, times, stri
         report(f"{job}: {kind} {n!r}: no fitted marker present in "
                f"{_first_frames(times, frames)} moves it, its markers missing there, and the "
                f"model has couplers: it is held at {first[model.q_names.index(n)]:g} there, "
-               "where the first frame's start leaves it, a value no marker measured; OpenSim's "
-               "IK (an interior-point method, on a model with constraints) moves it there from "
+               "where the first frame's start leaves it, a value no marker measured; "
+               f"{_opensims_fit(job)} (an interior-point method, on a model with constraints) "
+               "moves it there from "
                "its start towards mid-range by as much as its iterations happen to take, so the "
                "two differ in those frames; fit from where its markers appear (time_range) or "
                "give it a marker present from the first frame", strict=strict, stacklevel=None)
@@ -716,7 +725,8 @@ def _warn_unmarked_on_coupled_model(kind, name, held, start, mid, strict, job):
              if abs(held - mid) <= 1e-9 else "its start")
     report(f"{job}: {kind} {name!r}: no fitted marker moves it in any frame, and the model has "
            f"couplers: it is held at {held:g} in every frame, {where}, a value no marker "
-           "measured; OpenSim's IK (an interior-point method, on a model with constraints) "
+           f"measured; {_opensims_fit(job)} (an interior-point method, on a model with "
+           "constraints) "
            f"moves it in each frame from its start {start:g} towards mid-range {mid:g} by as "
            "much as its iterations happen to take, so the two differ unless they take it all "
            "the way; give it a marker, or lock it (locked, both hold it at its value)",
@@ -770,8 +780,9 @@ def _warn_gaps_on_coupled_model(gaps, model, q, times, ranges, strict, job):
                f"{'its' if one else 'their'} markers were first seen (t = "
                f"{_frame_spans(times, frames)} s), the markers missing there, and the model has "
                f"couplers: {'it is' if one else 'each is'} held there at its value in the frame "
-               "before, a value no marker measured; OpenSim's IK (an interior-point method, on a "
-               f"model with constraints) moves {'it' if one else 'each'} there towards its "
+               f"before, a value no marker measured; {_opensims_fit(job)} (an interior-point "
+               f"method, on a model with constraints) moves {'it' if one else 'each'} there "
+               "towards its "
                "mid-range by as much as its iterations happen to take, so the two differ there; "
                "mend the markers there (fill their gaps)", strict=strict, stacklevel=None)
 
