@@ -1015,6 +1015,33 @@ def test_a_coupled_models_coordinate_in_a_gap_of_its_markers_is_said(tmp_path, c
     np.testing.assert_allclose(q[:, [0, 2]], theirs[:, [0, 2]], atol=1e-6)
 
 
+def test_a_trial_says_a_coupled_models_gap_once(tmp_path):
+    """The coupled arm's recording of test_a_coupled_models_coordinate_in_a_gap_of_its_
+    markers_is_said read as a trial (urdf2dyn.biomech.stages.read.motion_from_markers, what
+    urdf2dyn torques does with a .trc): its frames 0.03 .. 0.07 s were said twice, by the fit
+    ('b' held there at its value in the frame before, as the trial does not keep it) and as
+    frames the markers do not determine, which the trial turns into gaps in the coordinates.
+    Now once, as the trial's gaps, and the trial's coordinates there are NaN (a gap the trial
+    fills or refuses). Oracle: the recording's own missing frames."""
+    pytest.importorskip("opensim")
+    from urdf2dyn.biomech.formats.trc import write_trc
+    from urdf2dyn.biomech.stages.read import motion_from_markers
+    from urdf2dyn.biomech.stages.settings import TrialSettings
+    gap = dict(gap=True, frames=12, a0=0.5, missing=[3, 4, 5, 6, 7])
+    model_file, _ = _unmarked_arm_in_opensim(tmp_path, coupler=True, **gap)
+    model = urdf2dyn.load(os.fspath(model_file))
+    recording = _unmarked_arm_recording(**gap)
+    write_trc(tmp_path / "arm.trc", Markers(recording.time, recording.labels, recording.xyz,
+                                            {"rate": 100.0}))
+    said = []
+    motion = motion_from_markers(model, os.fspath(tmp_path / "arm.trc"), TrialSettings(),
+                                 said.append)
+    about_the_gap = [m for m in said if "0.03" in m]
+    assert len(about_the_gap) == 1, said
+    assert "do not determine the pose in 5 frames inside the trial" in about_the_gap[0]
+    assert np.flatnonzero(np.isnan(motion.trajectory.q[:, 1])).tolist() == gap["missing"]
+
+
 def test_a_coupled_models_coordinate_started_at_mid_range_is_not_said_to_differ(tmp_path):
     """The coupled arm of test_a_coupled_models_coordinate_whose_marker_is_missing_at_first_
     is_said with 'b' started at the middle of its range, 0.6: OpenSim's interior-point IK,

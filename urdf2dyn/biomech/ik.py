@@ -115,7 +115,8 @@ class IKSettings:
 def fit(model: Model, data: Markers, settings: IKSettings | None = None,
         markers: Sequence[Marker] | None = None, strict: bool = False,
         coordinate_file_units: str = "header",
-        coordinate_file_interpolation: str = "linear") -> IKResult:
+        coordinate_file_interpolation: str = "linear",
+        undetermined_said: bool = False) -> IKResult:
     """Inverse kinematics of a marker recording as ``settings`` say (the one IK step of
     ``urdf2dyn ik``, :func:`run_setup`, and of a trial read from markers): the coordinate
     tasks' values resolved (the model's default value, a manual value, or the setup's
@@ -123,7 +124,8 @@ def fit(model: Model, data: Markers, settings: IKSettings | None = None,
     with coordinate_file_units="degrees", in degrees as OpenSim's InverseKinematicsTool reads
     them, linearly or, with coordinate_file_interpolation="spline", through OpenSim's natural
     quintic splines: a trial's processing says which), then :func:`solve` with the model's
-    locked coordinates, clamped ranges and default pose."""
+    locked coordinates, clamped ranges and default pose (and undetermined_said: a trial,
+    which says its undetermined frames by :func:`measured_frames`)."""
     settings = IKSettings() if settings is None else settings
     q0 = model.default_q
     tasks = coordinate_task_values(model, settings.tasks, data.time, settings.coordinate_file,
@@ -134,7 +136,8 @@ def fit(model: Model, data: Markers, settings: IKSettings | None = None,
                  coordinate_tasks=tasks, locked=model.locked_coordinates,
                  ranges=model.clamped_ranges, time_range=settings.time_range,
                  markers=list(markers) if markers is not None else None, q0=q0,
-                 threads=settings.threads, strict=strict, setup=settings.setup)
+                 threads=settings.threads, strict=strict, setup=settings.setup,
+                 undetermined_said=undetermined_said)
 
 
 def coordinate_file_reader(processing: Any) -> dict[str, str]:
@@ -342,7 +345,8 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
           time_range: tuple[float, float] | None = None, markers: list[Marker] | None = None,
           q0: NDArray[np.float64] | None = None, threads: int | None = 1,
           strict: bool = False, also_mid_range: bool = True,
-          setup: str | None = None, job: str = "ik") -> IKResult:
+          setup: str | None = None, job: str = "ik",
+          undetermined_said: bool = False) -> IKResult:
     """Inverse kinematics of a marker recording.
 
     The model's coordinate couplers (``model.couplers``, an .osim's enforced
@@ -380,6 +384,10 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
     job : str
         The job named at the start of what is said ("scale" for the marker placement of
         biomech.scale, which fits its static pose with this function).
+    undetermined_said : bool
+        The caller says the frames whose pose the markers do not determine, and does not
+        keep the fit there (:func:`measured_frames`, as a trial does): what is said of a
+        coupled model's coordinate held through a gap in its markers leaves those out.
 
     Returns
     -------
@@ -452,11 +460,13 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
     _warn_held_outside_range(model, unmoved_outside, first, t[rows], start_given, strict, job)
     _warn_unmarked_at_first_on_coupled_model(unmarked_coupled, model, first, t[rows], strict,
                                              job)
-    _warn_gaps_on_coupled_model(gaps_coupled, model, np.atleast_2d(sol.q), t[rows], ranges,
-                                strict, job)
     motion = Trajectory(time=t[rows], q=np.atleast_2d(sol.q), names=list(model.q_names))
     determined = determined_frames(model, motion.q, used, present,
                                    [n for n, (w, _) in tasks.items() if w > 0], locked)
+    if undetermined_said:           # those frames are said, and not kept, by the caller
+        gaps_coupled = {n: f[determined[f]] for n, f in gaps_coupled.items()
+                        if determined[f].any()}
+    _warn_gaps_on_coupled_model(gaps_coupled, model, motion.q, t[rows], ranges, strict, job)
     return IKResult(motion, sol, determined)
 
 

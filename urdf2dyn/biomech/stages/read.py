@@ -119,7 +119,7 @@ def motion_from_markers(model, source, settings, warn):
             markers = markers.rotated(s.rotation)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", Urdf2dynWarning)
-        result = fit(model, markers, s.ik, strict=s.strict,
+        result = fit(model, markers, s.ik, strict=s.strict, undetermined_said=True,
                      **coordinate_file_reader(s.processing))
     for w in caught:
         warn(f"{source}: {w.message}")
