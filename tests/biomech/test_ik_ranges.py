@@ -937,8 +937,9 @@ def test_a_coupled_models_coordinate_no_marker_moves_is_said(tmp_path):
     each frame from its default 0.3 towards mid-range by as much as its iterations take,
     0.3017 here (all the way on OpenCap's walk at accuracy 1e-8, not at its setup's 1e-5:
     tests/biomech/test_opencap.py). Ours held it at mid-range, 0.6, silently, a value no
-    marker measured. Now it is said, naming the coordinate and both values. Locked, as the
-    warning advises, both hold it at its default, and nothing is said. Oracle: OpenSim's
+    marker measured. Now it is said, naming the coordinate and both values. With a
+    coordinate task, as the warning advises, both follow the task; locked, both hold it at
+    its default; and nothing is said. Oracle: OpenSim's
     InverseKinematicsSolver in a child process."""
     pytest.importorskip("opensim")
     model_file, theirs = _unmarked_arm_in_opensim(tmp_path, coupler=True)
@@ -948,10 +949,18 @@ def test_a_coupled_models_coordinate_no_marker_moves_is_said(tmp_path):
     with pytest.warns(Urdf2dynWarning, match=(
             r"coordinate 'b': no fitted marker moves it in any frame, and the model has "
             r"couplers: it is held at 0.6 in every frame, the middle of its range, .* moves it "
-            r"in each frame from its start 0.3 towards mid-range 0.6 .*; give it a marker, or "
-            r"lock it")):
+            r"in each frame from its start 0.3 towards mid-range 0.6 .*; give it a marker or a "
+            r"coordinate task \(both fits then follow it\), or lock it in the model")):
         q = ik.fit(model, _unmarked_arm_recording()).motion.q
     np.testing.assert_allclose(q[:, 1], 0.6, atol=1e-9)
+    # with a coordinate task, as the warning advises, both follow it, and nothing is said
+    model_file, theirs = _unmarked_arm_in_opensim(tmp_path, coupler=True, task_weight=1.0)
+    np.testing.assert_allclose(theirs[:, 1], 0.9, atol=1e-6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Urdf2dynWarning)
+        q = ik.solve(model, _unmarked_arm_recording(), coordinate_tasks={"b": (1.0, 0.9)},
+                     ranges=model.clamped_ranges, q0=model.default_q).motion.q
+    np.testing.assert_allclose(q[:, 1], theirs[:, 1], atol=1e-6)
     model_file, theirs = _unmarked_arm_in_opensim(tmp_path, coupler=True, b_locked=True)
     np.testing.assert_allclose(theirs[:, 1], 0.3, atol=1e-12)
     model = urdf2dyn.load(os.fspath(model_file))

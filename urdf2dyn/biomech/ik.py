@@ -739,7 +739,8 @@ def _warn_unmarked_on_coupled_model(kind, name, held, start, mid, strict, job):
            "constraints) "
            f"moves it in each frame from its start {start:g} towards mid-range {mid:g} by as "
            "much as its iterations happen to take, so the two differ unless they take it all "
-           "the way; give it a marker, or lock it (locked, both hold it at its value)",
+           "the way; give it a marker or a coordinate task (both fits then follow it), or "
+           "lock it in the model (both then hold it at its value)",
            strict=strict, stacklevel=None)
 
 
