@@ -1051,6 +1051,31 @@ def test_a_trial_says_a_coupled_models_gap_once(tmp_path):
     assert np.flatnonzero(np.isnan(motion.trajectory.q[:, 1])).tolist() == gap["missing"]
 
 
+def test_a_trial_says_a_coupled_models_missing_first_frames_once(tmp_path):
+    """The coupled arm with m4, the one marker that moves 'b', missing in its first three
+    frames of twelve, read as a trial (motion_from_markers): those frames were said twice,
+    by the fit ('b' held there, advising time_range, a keyword no command line takes) and as
+    frames the markers do not determine, which the trial cuts. Now once, as cut. Oracle: the
+    recording's own missing frames."""
+    pytest.importorskip("opensim")
+    from urdf2dyn.biomech.formats.trc import write_trc
+    from urdf2dyn.biomech.stages.read import motion_from_markers
+    from urdf2dyn.biomech.stages.settings import TrialSettings
+    gap = dict(gap=True, frames=12, a0=0.5, missing=[0, 1, 2])
+    model_file, _ = _unmarked_arm_in_opensim(tmp_path, coupler=True, **gap)
+    model = urdf2dyn.load(os.fspath(model_file))
+    recording = _unmarked_arm_recording(**gap)
+    write_trc(tmp_path / "arm.trc", Markers(recording.time, recording.labels, recording.xyz,
+                                            {"rate": 100.0}))
+    said = []
+    motion = motion_from_markers(model, os.fspath(tmp_path / "arm.trc"), TrialSettings(),
+                                 said.append)
+    about_them = [m for m in said if "0.02" in m]
+    assert len(about_them) == 1, said
+    assert "do not determine the pose in 3 frames at the trial's ends" in about_them[0]
+    assert motion.trajectory.time[0] == pytest.approx(0.03)
+
+
 def test_a_coupled_models_coordinate_started_at_mid_range_is_not_said_to_differ(tmp_path):
     """The coupled arm of test_a_coupled_models_coordinate_whose_marker_is_missing_at_first_
     is_said with 'b' started at the middle of its range, 0.6: OpenSim's interior-point IK,

@@ -387,7 +387,8 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
     undetermined_said : bool
         The caller says the frames whose pose the markers do not determine, and does not
         keep the fit there (:func:`measured_frames`, as a trial does): what is said of a
-        coupled model's coordinate held through a gap in its markers leaves those out.
+        coupled model's coordinate held where its markers are missing (in the first frames,
+        or a gap after them) leaves those out.
 
     Returns
     -------
@@ -457,15 +458,17 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
     sol = inverse_kinematics(model, xyz, markers=used, weights=fitted, tasks=tasks,
                              locked=locked, ranges=ranges, q0=q0, threads=threads)
     first = np.atleast_2d(sol.q)[0]
-    _warn_held_outside_range(model, unmoved_outside, first, t[rows], start_given, strict, job)
-    _warn_unmarked_at_first_on_coupled_model(unmarked_coupled, model, first, t[rows], strict,
-                                             job)
     motion = Trajectory(time=t[rows], q=np.atleast_2d(sol.q), names=list(model.q_names))
     determined = determined_frames(model, motion.q, used, present,
                                    [n for n, (w, _) in tasks.items() if w > 0], locked)
     if undetermined_said:           # those frames are said, and not kept, by the caller
+        unmarked_coupled = {n: v for n, v in unmarked_coupled.items()
+                            if v[0] == len(determined) or determined[:v[0]].any()}
         gaps_coupled = {n: f[determined[f]] for n, f in gaps_coupled.items()
                         if determined[f].any()}
+    _warn_held_outside_range(model, unmoved_outside, first, t[rows], start_given, strict, job)
+    _warn_unmarked_at_first_on_coupled_model(unmarked_coupled, model, first, t[rows], strict,
+                                             job)
     _warn_gaps_on_coupled_model(gaps_coupled, model, motion.q, t[rows], ranges, strict, job)
     return IKResult(motion, sol, determined)
 
