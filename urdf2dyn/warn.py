@@ -180,7 +180,8 @@ def data_rows(idx, limit=8):
 def time_digits(times):
     """The significant digits that print each of `times` (s, a recording's frames) apart from
     every other: 6 (what ``:g`` prints), or as many more as the two closest times need (frames
-    0.001 s apart at 10 000 s need 8: ``:g`` prints 10000 for both 10000 and 10000.001).
+    0.001 s apart at 10 000 s need 9: ``:g`` prints 10000 for both 10000 and 10000.001, and 8
+    digits print 12345678 for both 12345677.5 and 12345678.5, 1 s apart).
     Print them with ``f"{t:.{digits}g}"``."""
     t = np.unique(np.asarray(times, dtype=float).ravel())
     t = t[np.isfinite(t)]
@@ -190,9 +191,11 @@ def time_digits(times):
     largest = float(np.abs(t).max()) if t.size else 0.0
     if step.size == 0 or largest == 0.0:
         return 6
-    # the last digit printed sits at the closest step's decade or below it: two times that
-    # far apart never round to the same text
-    digits = math.floor(math.log10(largest)) - math.floor(math.log10(float(step.min()))) + 1
+    # the last digit printed sits a decade strictly below the closest step: two times that
+    # far apart never round to the same text (at the step's own decade two halves, n + 0.5
+    # and n + 1.5, may both round to n + 1)
+    last = math.ceil(math.log10(float(step.min()))) - 1
+    digits = math.floor(math.log10(largest)) - last + 1
     return min(max(6, digits), 17)
 
 

@@ -272,6 +272,20 @@ def test_the_fits_checks_say_a_long_recordings_frames_apart(r2, tmp_path):
     assert "(t = 10000.002 .. 10000.003 s; 1.5 m at t = 10000.002 s)" in said, said
 
 
+def test_frames_on_the_half_second_are_said_apart(r2):
+    """A recording at 1 Hz whose frames fall on the half second, 12 345 677.5 s on (some 143
+    days into a logger's clock), with a step of more than half a turn between its third and
+    fourth frames: the digits chosen to tell its frames apart (8, the step's decade) printed
+    "between t = 12345680 and 12345680 s", 12345679.5 and 12345680.5 both rounding to
+    12345680. Now one digit more. Oracle: the frames' own times."""
+    from urdf2dyn.biomech import plausibility
+    t = 12345677.5 + np.arange(6)
+    q = np.zeros((6, 2))
+    q[3:, 0] = 4.0                                          # a step of 4 rad, frames 2 .. 3
+    [said] = plausibility.steps(r2, t, q, "walk.trc")
+    assert "between t = 12345679.5 and 12345680.5 s" in said, said
+
+
 def test_a_coordinate_files_rows_out_of_order_are_said_apart():
     """A coordinate_file read through OpenSim's splines (processing opensim) whose rows at
     10 000 s, 1 ms apart, go back once: the refusal said "time 10000 s (row 3 of the table)
