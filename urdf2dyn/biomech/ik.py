@@ -249,7 +249,8 @@ def _sample(time: Any, column: Any, at: Any, interpolation: str, path: str | Non
         raise IKSetupError(f"{path}: {len(time)} rows; {advice}, which needs at least 6 (the "
                            "tool fails on fewer): give at least 6 rows, or run urdf2dyn's "
                            "own processing (it interpolates linearly)")
-    steps = np.diff(time)
+    with np.errstate(over="ignore"):        # 1e308 .. -1e308: -inf, still not increasing
+        steps = np.diff(time)
     if not (steps > 0).all():
         k = int(np.argmax(steps <= 0))
         d = time_digits(time)
