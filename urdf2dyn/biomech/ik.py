@@ -715,10 +715,14 @@ def _warn_unmarked_at_first_on_coupled_model(unmarked, model, first, times, stri
     markers appear (or in every frame: _warn_unmarked_on_coupled_model), at a value (its
     first frame's, first) that no marker measured and that OpenSim's IK does not give."""
     kind = "coordinate" if model.is_opensim else "joint"
+    never = [(n, first[model.q_names.index(n)], start, mid)
+             for n, (frames, start, mid) in unmarked.items() if frames == len(times)]
+    if len(never) == 1:
+        _warn_unmarked_on_coupled_model(kind, *never[0], strict, job)
+    elif never:
+        _warn_several_unmarked_on_coupled_model(kind, never, strict, job)
     for n, (frames, start, mid) in unmarked.items():
         if frames == len(times):
-            _warn_unmarked_on_coupled_model(kind, n, first[model.q_names.index(n)], start, mid,
-                                            strict, job)
             continue
         report(f"{job}: {kind} {n!r}: no fitted marker present in "
                f"{_first_frames(times, frames)} moves it, its markers missing there, and the "
@@ -746,6 +750,25 @@ def _warn_unmarked_on_coupled_model(kind, name, held, start, mid, strict, job):
            "the way; give it a marker or a coordinate task (both fits then follow it), or "
            "lock it in the model (both then hold it at its value)",
            strict=strict, stacklevel=None)
+
+
+def _warn_several_unmarked_on_coupled_model(kind, never, strict, job):
+    """_warn_unmarked_on_coupled_model's words for several coordinates at once (never:
+    (name, held, start, mid-range) of each), one warning for the one cause (OpenCap's
+    LaiUhlrich2022: both mtp angles, no marker on the toes)."""
+    names = [repr(n) for n, *_ in never]
+    listed = ", ".join(names[:-1]) + " and " + names[-1]
+    values = "; ".join(f"{n!r} at {held:g} (start {start:g}, mid-range {mid:g})"
+                       for n, held, start, mid in never[:4])
+    more = f"; and {len(never) - 4} more" if len(never) > 4 else ""
+    report(f"{job}: {kind}s {listed}: no fitted marker moves them in any frame, and the model "
+           "has couplers: each is held in every frame where the first frame's start leaves "
+           f"it, a value no marker measured ({values}{more}); {_opensims_fit(job)} (an "
+           "interior-point method, on a model with constraints) moves each in each frame "
+           "from its start towards mid-range by as much as its iterations happen to take, so "
+           "the two differ unless they take it all the way; give them markers or coordinate "
+           "tasks (both fits then follow them), or lock them in the model (both then hold "
+           "them at their values)", strict=strict, stacklevel=None)
 
 
 def _gaps_on_coupled_model(model, moves, present, tasks, locked, ranges):
