@@ -1585,6 +1585,82 @@ def test_adhesion_class_control_range_checked_for_shortcuts_no_inheritrange_appl
                      ["ctrlrange", "<adhesion> default"])
 
 
+# (class c0's defaults, its child c1's or None, the actuator of the last class, words
+# urdf2dyn's refusal holds or None where both load): MuJoCo 4.0.0 gives fixed gains an
+# inheritrange only where gainprm[0] is -biasprm[1], the numbers its reader leaves
+_INHERITRANGE_BY_GAIN_AND_BIAS = {
+    "a general of kv 1 after a velocity (biasprm[1] 0)": (
+        '<damper/><general biastype="affine"/><velocity/>', None,
+        '<general gaintype="fixed" biastype="affine" inheritrange="1"/>',
+        ["ctrlrange", "<damper> default"]),
+    "a general's own gainprm over a position's inheritrange": (
+        '<velocity/><adhesion/>', '<cylinder area="2"/><position inheritrange="1"/>',
+        '<general gainprm="2"/>', ["ctrlrange", "<adhesion> default"]),
+    "a general's gainprm and biasprm that match": (
+        '<adhesion/><general inheritrange="1"/>', None,
+        '<general biastype="affine" gainprm="2" biasprm="0 -2"/>', None),
+    "a general's biasprm that does not match the class's gainprm": (
+        '<adhesion/><general inheritrange="1" gainprm="2"/>', None,
+        '<general biastype="affine" biasprm="0 -1"/>', ["ctrlrange", "<adhesion> default"]),
+    "a cylinder's gain and bias read from its class's general": (
+        '<adhesion/><general gainprm="2" biasprm="0 -2" inheritrange="1"/>',
+        '<cylinder/><general dyntype="none"/>', '<general/>', None),
+    "a cylinder's own bias": (
+        '<adhesion/><general gainprm="2" biasprm="0 -2" inheritrange="1"/>',
+        '<cylinder bias="0 -1 0"/><general dyntype="none"/>', '<general/>',
+        ["ctrlrange", "<adhesion> default"]),
+    "a pid's kp read from its class's pid": (
+        '<pid kp="2"/>', '<adhesion/><position kp="3"/><pid/><general gaintype="fixed" '
+        'gainprm="2" inheritrange="1"/>', '<general/>', None),
+    "a pid's kp of 1 without a pid to read it from": (
+        '<position kp="2"/>', '<adhesion/><pid/><general gaintype="fixed" inheritrange="1"/>',
+        '<general/>', ["ctrlrange", "<adhesion> default"]),
+    "a motor's bias of 0 under a general of affine bias": (
+        '<general biasprm="0 -1"/>', '<adhesion/><motor/><general biastype="affine" '
+        'inheritrange="1"/>', '<general/>', ["ctrlrange", "<adhesion> default"]),
+    "a velocity of kv 0 takes it": (
+        '<adhesion/><general inheritrange="1"/>', None, '<velocity kv="0"/>', None),
+    "a cylinder takes it through a general, then refuses its filter": (
+        '<position inheritrange="1"/><general ctrlrange="1 0"/><cylinder/>', None,
+        '<cylinder ctrlrange="1 0"/>', ["inheritrange only available for position"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_INHERITRANGE_BY_GAIN_AND_BIAS))
+def test_inheritrange_of_fixed_gains_follows_gainprm_and_biasprm_as_mujoco(case):
+    """Fixed gains of affine bias and an inheritrange above 0 (their own or a class's),
+    under an <adhesion> or <damper> default that limits the control to 0 0: MuJoCo 4.0.0's
+    compiler gives them the target's range only where gainprm[0] is -biasprm[1], as its
+    reader leaves them through the class chain (a <position>'s -kp, a <velocity>'s or
+    <motor>'s 0, a <cylinder>'s or <pid>'s read from the default it reads its settings
+    from), and refuses the empty limited control range otherwise ("invalid control range
+    for actuator"). urdf2dyn did not follow biasprm[1] and loaded these with the range
+    unchecked."""
+    c0, c1, element, words = _INHERITRANGE_BY_GAIN_AND_BIAS[case]
+    cls = "c1" if c1 is not None else "c0"
+    inner = f'<default class="c1">{c1}</default>' if c1 is not None else ""
+    element = element.replace("/>", f' joint="j" class="{cls}"/>')
+    xml = doc(f'<default><default class="c0">{c0}{inner}</default></default>', _RANGED_SLIDE,
+              actuators(element))
+    assert_as_mujoco(xml, words)
+
+
+def test_inheritrange_after_a_class_muscle_loads_with_a_warning():
+    """A <muscle> default that reads its range from its parent class's <muscle>, then a
+    <general> of fixed gains, affine bias and an inheritrange: MuJoCo 4.0.0 applies the
+    inheritrange only where gainprm[0] is -biasprm[1], here the inherited range's ends, which
+    urdf2dyn does not follow; it loaded this without a word (MuJoCo refuses it), and now
+    says the range is not checked."""
+    xml = doc('<default><default class="c0"><muscle range="0.5 0.6"/><default class="c1">'
+              '<adhesion/><muscle/><general gaintype="fixed" biastype="affine" dyntype="none" '
+              'inheritrange="1"/></default></default></default>', _RANGED_SLIDE,
+              actuators('<general joint="j" class="c1"/>'))
+    assert mujoco_error(xml) is not None
+    with pytest.warns(urdf2dyn.Urdf2dynWarning,
+                      match=r"inheritrange=\"1\".*gainprm\[0\] is -biasprm\[1\].*not checked"):
+        urdf2dyn.load(xml)
+
+
 # defaults that limit the control (a <damper>, an <adhesion>), say so or not, or pass it on
 _CTRL_DEFAULTS = ["<damper/>", '<adhesion gain="0"/>', "<motor/>", "<position/>",
                   '<general ctrllimited="false"/>', '<general ctrllimited="true"/>',

@@ -3842,6 +3842,16 @@ typedef struct {
     int pid_rewritten;          /* whether a <general> wrote gainprm or dynprm (ki,
                                    slewmax) after the last <pid>: not tracked         */
     gain_state gain;            /* gainprm[0] (a pid's ki)                           */
+    gain_state bias;            /* biasprm[1], by which MuJoCo 4.0.0's compiler gives
+                                   fixed gains an inheritrange (inheritrange_applies):
+                                   a <general>'s second biasprm= number, -kp after a
+                                   <position>, <intvelocity> or <orientation>, a <pid>'s
+                                   -kp, a <cylinder>'s second bias= number (both read
+                                   from the default it reads its settings from, else
+                                   kp 1, bias 0), 0 after a <motor>, <velocity>,
+                                   <damper> or <adhesion> (checked against it), a
+                                   <muscle>'s range[1]; not followed after a <dcmotor>
+                                   of inherited settings                              */
     double slew;                /* dynprm[1] (a pid's slewmax): a <general>'s second
                                    dynprm= number (a shorter one keeps it), a <pid>'s
                                    slewmax, 0 after any other shortcut (MuJoCo 4.0.0
@@ -4124,6 +4134,54 @@ static void apply_shortcut_gain(u2d_xml *d, gain_state *g, const actuator_dynami
     if (muscle && !(g->value >= 0)) g->known = 0;        /* a negative range is not read */
 }
 
+/* Whether attribute text v (NULL: not written) holds a second number, as strtod reads
+ * it (a NaN too): then into *x. */
+static int second_number(const char *v, double *x)
+{
+    char *end;
+    if (!v) return 0;
+    strtod(v, &end);
+    if (end == v) return 0;
+    const char *second = end;
+    double y = strtod(second, &end);
+    if (end == second) return 0;
+    *x = y;
+    return 1;
+}
+
+/* The biasprm[1] shortcut d writes (gain_state), as MuJoCo 4.0.0's reader leaves it
+ * (checked against it): -kp where it sets gainprm[0] to its kp (g, as apply_shortcut_gain
+ * left it), a <pid>'s -kp (its own, else from, the default it reads its settings from,
+ * else 1), a <cylinder>'s second bias= number (its own, else from's, else 0), a <muscle>'s
+ * range[1] (its own, else 1.05 without from: from's gainprm[1] is not followed), 0 for the
+ * others but a <dcmotor>, whose cogging= (its own, else 0 unless it inherits DC motor
+ * settings: not followed) it is. */
+static void apply_shortcut_bias(u2d_xml *d, actuator_dynamics *a, const gain_state *g,
+                                const actuator_dynamics *from, int dcmotor_inherited)
+{
+    const char *el = u2d_xml_name(d);
+    double own = 0;
+    if (is_one_of(d, "position|intvelocity|orientation")) {
+        a->bias = (gain_state){-g->value, g->known};
+        return;
+    }
+    const char *pid_kp = strcmp(el, "pid") == 0 ? written(d, "kp") : NULL;
+    if (pid_kp) {
+        a->bias = (gain_state){-strtod(pid_kp, NULL), 1};
+        return;
+    }
+    static const char *const SECOND[][2] = {
+        {"cylinder", "bias"}, {"muscle", "range"}, {"dcmotor", "cogging"}};
+    int given = 0, muscle = strcmp(el, "muscle") == 0;
+    for (size_t k = 0; k < sizeof SECOND / sizeof SECOND[0]; k++)
+        if (strcmp(el, SECOND[k][0]) == 0) given = second_number(written(d, SECOND[k][1]), &own);
+    if (given && (!muscle || own >= 0)) a->bias = (gain_state){own, 1};    /* a NaN too */
+    else if (strcmp(el, "pid") == 0) a->bias = from ? from->bias : (gain_state){-1, 1};
+    else if (strcmp(el, "cylinder") == 0) a->bias = from ? from->bias : (gain_state){0, 1};
+    else if (muscle) a->bias = (gain_state){1.05, !from};
+    else a->bias = (gain_state){0, strcmp(el, "dcmotor") != 0 || !dcmotor_inherited};
+}
+
 /* The ranges actuator element d writes (any kind: MuJoCo reads them for all), as they
  * stand after it: a blank one is not given (what came before stands). */
 static void apply_written_ranges(u2d_xml *d, actuator_dynamics *a)
@@ -4209,11 +4267,15 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
             a->gain.value = strtod(gainprm, NULL);
             a->gain.known = 1;
         }
+        double bias[2] = {0, a->bias.value};     /* a shorter biasprm= keeps biasprm[1] */
+        leading_numbers(written(d, "biasprm"), 2, bias);
+        a->bias.value = bias[1];
         return;
     }
     a->actdim = NULL;
     const actuator_dynamics *source = shortcut_source(a, el, above);
     apply_shortcut_gain(d, &a->gain, source);
+    apply_shortcut_bias(d, a, &a->gain, source, a->dcmotor_gains || above.dcmotor);
     a->read_from_default = source != NULL;
     if (is_one_of(d, "position|intvelocity|pid")) apply_shortcut_inheritrange(d, a, source);
     a->last_kind = el;
@@ -4286,7 +4348,7 @@ static void apply_class_dynamics(mjcf *rd, int cls, int limit, u2d_xml *e, actua
 static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
 {
     *a = (actuator_dynamics){.dyntype = "none", .timeconst = 1, .shortcut_actdim = -1,
-                             .dcmotor_states = -1, .gain = {1, 1}, .slew_known = 1,
+                             .dcmotor_states = -1, .gain = {1, 1}, .bias = {0, 1}, .slew_known = 1,
                              .fixed_gains = 1, .gaintype = "fixed"};
     actuator_dynamics dcmotor, pid;     /* the nearest classes whose gains stayed so */
     actuator_dynamics *classes = NULL;
@@ -4442,36 +4504,32 @@ static int pid_dyntype_states(const actuator_dynamics *a, u2d_xml *e)
 
 static int actuator_inheritrange(mjcf *rd, u2d_xml *e, int cls, const char **v);
 
-/* Whether MuJoCo 4.0.0 may give actuator e of class cls its control range from an
- * inheritrange= above 0 that urdf2dyn does not follow (actuator_inheritrange found none),
- * written on e or an actuator default of its chain (checked against it: <position
- * inheritrange="1"/><adhesion/> then a <general> of pid gains, or <adhesion/> then a
- * <general inheritrange="1" biastype="affine" biasprm="0 -1">, loads). A <position>'s,
- * <intvelocity>'s and <pid>'s is always followed, and an actuator whose gains are neither
- * fixed nor pid, or whose bias is not affine, takes none (a <damper>'s affine gains, an
- * <adhesion>'s or a <motor>'s bias of none, a <general> of either), nor does a <velocity>
- * of a nonzero gain (checked against MuJoCo 4.0.0: <position inheritrange="1"/><adhesion/>
- * in a class, then its <motor/> or <velocity/>, is refused for its control range 0 0). 0
- * or -1 (out of memory). */
+/* Whether MuJoCo 4.0.0's compiler gives an actuator of dynamics a (as its reader leaves
+ * them: plugin_dynamics) its inheritrange: to pid gains, and to fixed gains whose
+ * gainprm[0] is -biasprm[1] (a NaN is not), of affine bias (checked against it: a
+ * <position inheritrange="1"/> then a <general gainprm="2"/>, a <motor>'s bias of none,
+ * a <velocity> of kv 1, a <damper>'s affine gains, take none). -1 when a number it
+ * depends on is not followed (gain_state). */
+static int inheritrange_applies(const actuator_dynamics *a)
+{
+    if (!a->affine_bias) return 0;
+    if (strcmp(a->gaintype, "pid") == 0) return 1;
+    if (strcmp(a->gaintype, "fixed") != 0) return 0;
+    if (!a->gain.known || !a->bias.known) return -1;
+    return a->gain.value == -a->bias.value;
+}
+
+/* Whether actuator e of class cls (not a <position>, <intvelocity> or <pid>, whose
+ * inheritrange is always followed) has an inheritrange above 0 that MuJoCo 4.0.0 may give
+ * it or not by numbers urdf2dyn does not follow (inheritrange_applies). 0 or -1 (out of
+ * memory). */
 static int unfollowed_inheritrange(mjcf *rd, u2d_xml *e, int cls, int *maybe)
 {
-    const char *followed;
-    int n = 0;
-    *maybe = 0;
-    if (is_one_of(e, "position|intvelocity|pid")) return 0;
-    /* MuJoCo's compiler applies one only to fixed or pid gains of affine bias, fixed ones
-     * only where gainprm[0] is -biasprm[1], which a <velocity> sets to 0 */
     actuator_dynamics a;
+    *maybe = 0;
+    if (is_one_of(e, "position|intvelocity|pid|plugin")) return 0;
     if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
-    if (!a.affine_bias || word_index("fixed|pid", a.gaintype) < 0) return 0;
-    if (strcmp(u2d_xml_name(e), "velocity") == 0 && a.gain.known && a.gain.value != 0) return 0;
-    if (actuator_inheritrange(rd, e, cls, &followed) < 0) return -1;
-    u2d_xml **d = cls >= 0 ? chain(rd, cls, K_ACTUATOR, &n) : NULL;
-    if (cls >= 0 && !d) return -1;
-    *maybe = first_positive(written(e, "inheritrange"));
-    for (int k = 0; k < n; k++) *maybe |= first_positive(written(d[k], "inheritrange"));
-    *maybe &= !followed;
-    free(d);
+    *maybe = inheritrange_applies(&a) < 0 && first_positive(a.inheritrange);
     return 0;
 }
 
@@ -4484,13 +4542,10 @@ static int class_ctrllimited(mjcf *rd, u2d_xml *e, int cls, const char *label)
 {
     actuator_dynamics a;
     double r[2] = {0, 0};
-    int unsure;
     if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
     if (!a.ctrl_limiter) return 0;
     if (actuator_ctrlrange(rd, e, cls, r) < 0) return -1;
     if (r[0] < r[1]) return 1;
-    if (unfollowed_inheritrange(rd, e, cls, &unsure) < 0) return -1;
-    if (unsure) return 1;
     return fail(rd, e, "%s: ctrlrange=\"%g %g\" is not increasing, and the control is limited "
                 "by its class's <%s> default, which sets ctrllimited true for the actuators "
                 "after it (MuJoCo refuses it: \"invalid control range for actuator\"): give "
@@ -5132,184 +5187,19 @@ static int tendon_ranged(mjcf *rd, const char *name)
     return range[0] != range[1];
 }
 
-static const char *general_class_inheritrange(const mjcf *rd, u2d_xml *e, int cls,
-                                              const char *kinds);
-
-/* Whether <general> g keeps the gain and bias types and numbers shortcut d set, by which
- * MuJoCo 4.0.0's compiler applies d's inheritrange= (checked against it: <position
- * inheritrange="1"/> then <general gainprm="2"/>, biasprm="0 1" or biastype="none" in its
- * class, or gainprm="2" on the actuator, loads with a target of no range, as does a <pid>'s
- * under gaintype="fixed"; gaintype="fixed", biastype="affine", dyntype= or dynprm= keep it).
- * A gainprm= or biasprm= is taken as changing them: which numbers keep it is not followed
- * here (gainprm="1" after a <position/> does), and such a model is left to MuJoCo. */
-static int general_keeps_gains(u2d_xml *g, u2d_xml *d)
-{
-    const char *gaintype = written(g, "gaintype"), *biastype = written(g, "biastype");
-    const char *kept = strcmp(u2d_xml_name(d), "pid") == 0 ? "pid" : "fixed";
-    return !written(g, "gainprm") && !written(g, "biasprm") &&
-           (!gaintype || strcmp(gaintype, kept) == 0) &&
-           (!biastype || strcmp(biastype, "affine") == 0);
-}
-
-/* Whether the actuator defaults of the classes of cls's chain below class above (every one
- * a <general> without inheritrange=) keep the gains shortcut d set (general_keeps_gains). */
-static int child_generals_keep_gains(const mjcf *rd, int cls, int above, u2d_xml *d)
-{
-    int limit = rd->cls[cls].main_limit;
-    for (int c = cls; c >= 0 && c != above; c = rd->cls[c].parent) {
-        const mj_class *C = &rd->cls[c];
-        int last = C->first + (c == 0 && limit < C->count ? limit : C->count);
-        for (int k = C->first; k < last; k++)
-            if (rd->dn[k].kind == K_ACTUATOR && !general_keeps_gains(rd->dn[k].node, d))
-                return 0;
-    }
-    return 1;
-}
-
-/* The inheritrange= a <general> (or <cylinder>) e of class cls surely takes from its class's
- * shortcut: that of a <position>, <intvelocity> or <pid> (kinds: those followed) written
- * last among the actuator defaults of the nearest class of the chain that has some other
- * than <general>s without inheritrange=, where the <general> defaults after it (in that
- * class and its children on the chain) and e keep its gains (general_keeps_gains)
- * (checked against MuJoCo 4.0.0: another shortcut after it leaves none, a <general/> in a
- * child class keeps it; a <position/> without one in a child class keeps its parent's,
- * not followed here). NULL for none or not sure. */
-static const char *general_class_inheritrange(const mjcf *rd, u2d_xml *e, int cls,
-                                              const char *kinds)
-{
-    int limit = cls >= 0 ? rd->cls[cls].main_limit : 0;
-    for (int c = cls; c >= 0; c = rd->cls[c].parent) {
-        const mj_class *C = &rd->cls[c];
-        int last = C->first + (c == 0 && limit < C->count ? limit : C->count);
-        for (int k = last - 1; k >= C->first; k--) {            /* the latest first */
-            if (rd->dn[k].kind != K_ACTUATOR) continue;
-            u2d_xml *d = rd->dn[k].node;
-            const char *v = written(d, "inheritrange");
-            if (strcmp(u2d_xml_name(d), "general") == 0 && !v) continue;
-            if (!is_one_of(d, kinds) || !general_keeps_gains(e, d)) return NULL;
-            /* a NaN kp is no -biasprm[1]: MuJoCo then leaves the range alone */
-            const char *kp = written(d, "kp");
-            if (kp && strtod(kp, NULL) != strtod(kp, NULL)) return NULL;
-            for (int after = k + 1; after < last; after++)       /* the <general>s after it */
-                if (rd->dn[after].kind == K_ACTUATOR &&
-                    !general_keeps_gains(rd->dn[after].node, d))
-                    return NULL;
-            return child_generals_keep_gains(rd, cls, c, d) ? v : NULL;
-        }                           /* <general>s alone: their parent's shortcut stands */
-    }
-    return NULL;
-}
-
-/* Whether the class chain of cls holds actuator defaults of <general>s alone (or none). */
-static int only_general_defaults(mjcf *rd, int cls, int *ok)
-{
-    int n = 0;
-    u2d_xml **d = cls >= 0 ? chain(rd, cls, K_ACTUATOR, &n) : NULL;
-    if (cls >= 0 && !d) return -1;
-    *ok = 1;
-    for (int k = 0; k < n; k++) *ok &= strcmp(u2d_xml_name(d[k]), "general") == 0;
-    free(d);
-    return 0;
-}
-
-/* Into *x number index (0 or 1) of attribute name of actuator e over its chain of
- * <general> defaults, main's first (each over the numbers before it), from MuJoCo's
- * default *x. 0 or -1 (out of memory). */
-static int general_number(mjcf *rd, u2d_xml *e, int cls, const char *name, int index,
-                          double *x)
-{
-    double two[2] = {*x, *x};
-    int n = 0;
-    u2d_xml **d = cls >= 0 ? chain(rd, cls, K_ACTUATOR, &n) : NULL;
-    if (cls >= 0 && !d) return -1;
-    for (int k = n - 1; k >= -1; k--) leading_numbers(written(k < 0 ? e : d[k], name), 2, two);
-    free(d);
-    *x = two[index];
-    return 0;
-}
-
-/* The inheritrange= a <general> e of class cls gives itself (its own, or of its <general>
- * defaults): *decided 1 when urdf2dyn follows it, *v then the text MuJoCo 4.0.0's compiler
- * applies, NULL for none. It applies it to gains like a <position>'s or a <pid>'s, as it
- * checks them: gaintype fixed with gainprm[0] equal to -biasprm[1] (a NaN is not), or pid,
- * and biastype affine. Followed where the chain holds <general> defaults alone; an own one
- * elsewhere is not followed (*decided 1, *v NULL). 0 or -1 (out of memory). */
-static int general_own_inheritrange(mjcf *rd, u2d_xml *e, int cls, const char **v,
-                                    int *decided)
-{
-    int alone;
-    *v = NULL;
-    if (only_general_defaults(rd, cls, &alone) < 0) return -1;
-    *decided = alone || written(e, "inheritrange");
-    if (!alone) return 0;
-    const char *gaintype, *biastype;
-    double gain = 1, bias = 0;                              /* MuJoCo's defaults */
-    if (given_text(rd, e, K_ACTUATOR, cls, "inheritrange", v) < 0 ||
-        given_text(rd, e, K_ACTUATOR, cls, "gaintype", &gaintype) < 0 ||
-        given_text(rd, e, K_ACTUATOR, cls, "biastype", &biastype) < 0 ||
-        general_number(rd, e, cls, "gainprm", 0, &gain) < 0 ||
-        general_number(rd, e, cls, "biasprm", 1, &bias) < 0)
-        return -1;
-    int pid = gaintype && strcmp(gaintype, "pid") == 0;
-    int fixed = !gaintype || strcmp(gaintype, "fixed") == 0;
-    if (!((fixed && gain == -bias) || pid) || !biastype || strcmp(biastype, "affine") != 0)
-        *v = NULL;
-    return 0;
-}
-
-/* The inheritrange a <cylinder> e of class cls surely keeps: MuJoCo 4.0.0 passes a
- * <position>'s or <intvelocity>'s on to a <cylinder> only through a <general> default
- * written after it (checked against it: without one the <cylinder> drops it), over the
- * gains that shortcut set: the <cylinder>'s own area=, diameter= or bias= is not followed. */
-static const char *cylinder_class_inheritrange(mjcf *rd, u2d_xml *e, int cls)
-{
-    if (written(e, "area") || written(e, "diameter") || written(e, "bias")) return NULL;
-    int limit = cls >= 0 ? rd->cls[cls].main_limit : 0;
-    for (int c = cls; c >= 0; c = rd->cls[c].parent) {          /* the last default */
-        const mj_class *C = &rd->cls[c];
-        int last = C->first + (c == 0 && limit < C->count ? limit : C->count);
-        for (int k = last - 1; k >= C->first; k--)
-            if (rd->dn[k].kind == K_ACTUATOR)
-                return strcmp(u2d_xml_name(rd->dn[k].node), "general") == 0
-                           ? general_class_inheritrange(rd, e, cls, "position|intvelocity")
-                           : NULL;
-    }
-    return NULL;
-}
-
 /* The inheritrange= above 0 actuator e of class cls surely has, NULL for none or not sure:
  * a <position>'s, <intvelocity>'s or <pid>'s own or that of the default it reads its
- * settings from (plugin_dynamics, as MuJoCo 4.0.0 picks it), a <general>'s of pid gains
- * and affine bias its own or the one its class left (plugin_dynamics), another's own (or its
- * <general> defaults') or its class's shortcut's (its own over that one's where that one
- * is above 0: an own one of 0 drops it), a <cylinder>'s through a <general> default.
+ * settings from, another's (not a plugin's) as its reader leaves it (plugin_dynamics)
+ * where MuJoCo 4.0.0's compiler gives it to its gains (inheritrange_applies).
  * 0 or -1 (out of memory). */
 static int actuator_inheritrange(mjcf *rd, u2d_xml *e, int cls, const char **v)
 {
-    const char *el = u2d_xml_name(e);
-    int decided = 0;
+    actuator_dynamics a;
     *v = NULL;
-    if (is_one_of(e, "position|intvelocity|pid")) {
-        actuator_dynamics a;
-        if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+    if (strcmp(u2d_xml_name(e), "plugin") == 0) return 0;
+    if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+    if (is_one_of(e, "position|intvelocity|pid") || inheritrange_applies(&a) == 1)
         *v = a.inheritrange;
-    } else if (strcmp(el, "general") == 0) {
-        /* pid gains of affine bias take it whatever their numbers (MuJoCo 4.0.0's compiler) */
-        actuator_dynamics a;
-        if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
-        if (strcmp(a.gaintype, "pid") == 0 && a.affine_bias) {
-            *v = first_positive(a.inheritrange) ? a.inheritrange : NULL;
-            return 0;
-        }
-        if (general_own_inheritrange(rd, e, cls, v, &decided) < 0) return -1;
-        /* an own one over a class's shortcut: on the gains that shortcut surely set */
-        const char *own = decided && !*v ? written(e, "inheritrange") : NULL;
-        if (!decided || own)
-            *v = general_class_inheritrange(rd, e, cls, "position|intvelocity|pid");
-        if (own && first_positive(*v)) *v = own;
-    } else if (strcmp(el, "cylinder") == 0) {
-        *v = cylinder_class_inheritrange(rd, e, cls);
-    }
     if (!first_positive(*v)) *v = NULL;                                 /* a NaN is not > 0 */
     return 0;
 }
@@ -5350,9 +5240,20 @@ static int inherited_ctrlrange(mjcf *rd, u2d_xml *e, int cls, const char *label)
 {
     const char *v;
     actuator_dynamics a;
-    if (actuator_inheritrange(rd, e, cls, &v) < 0) return -1;
+    int unsure;
+    if (actuator_inheritrange(rd, e, cls, &v) < 0 || plugin_dynamics(rd, e, cls, &a) < 0 ||
+        unfollowed_inheritrange(rd, e, cls, &unsure) < 0)
+        return -1;
+    if (unsure) {
+        note(rd, e, "%s: inheritrange=\"%.40s\" (its own or its class's) applies in MuJoCo "
+             "4.0.0 only where gainprm[0] is -biasprm[1], which urdf2dyn does not follow "
+             "after its class's <muscle> or <dcmotor> defaults: its control range (the "
+             "target's, or its ctrlrange) and the target's range are not checked, and MuJoCo "
+             "may refuse this model; give gainprm= and biasprm= on the actuator, or a "
+             "ctrlrange instead of inheritrange", label, a.inheritrange);
+        return word_index("none|filterexact|pid", a.dyntype) >= 0;
+    }
     if (!v) return 0;
-    if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
     if (word_index("none|filterexact|pid", a.dyntype) < 0) return 0;
     int nan_kp;
     if (position_kp_maybe_nan(rd, e, cls, &nan_kp) < 0) return -1;
