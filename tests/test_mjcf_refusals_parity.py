@@ -1183,6 +1183,49 @@ def _loaded_as(xml):
     return got, any("writes its pid gains" in str(w.message) for w in caught)
 
 
+# (class c0's defaults, its child c1's or None, the actuator of the last class, words
+# urdf2dyn's refusal holds or None where both load): a <pid> without its own ki takes that
+# of the default it reads its settings from, a <general>'s gainprm= over pid gains too
+_PID_KI_AFTER_A_GENERAL = {
+    "a general's gainprm 0 leaves a pid without dynamics": (
+        '<pid ki="2"/><general gainprm="0" actrange="0 1"/>', None, "<pid/>",
+        ["<pid>", "actrange specified but dyntype is 'none'"]),
+    "a general's gainprm 0 over a pid's slewmax keeps it": (
+        '<pid slewmax="2"/><general gainprm="0" actrange="0 1"/>', None, "<pid/>", None),
+    "a general's slewmax keeps a pid of ki 0 dynamic": (
+        '<pid ki="2"/><general dynprm="0 3" gainprm="0" actrange="0 1"/>', None, "<pid/>",
+        None),
+    "a general of pid gains gives its ki 1": (
+        '<general gaintype="pid" biastype="affine" actrange="0 1"/>', None, "<pid/>", None),
+    "a general of pid gains and gainprm 0": (
+        '<general gaintype="pid" biastype="affine" gainprm="0" actrange="0 1"/>', None,
+        "<pid/>", ["actrange specified but dyntype is 'none'"]),
+    "a child's pid takes its class's gainprm 3, then dyntype none": (
+        '<general gaintype="pid" biastype="affine" gainprm="3"/>', "<pid/>",
+        '<general dyntype="none"/>', ["gainprm[0] (their ki) 3",
+                                      "ki (gainprm[0]) requires dyntype 'pid'"]),
+    "a child's pid takes its class's gainprm 0, then dyntype none": (
+        '<general gaintype="pid" biastype="affine" gainprm="0"/>', "<pid/>",
+        '<general dyntype="none"/>', None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_PID_KI_AFTER_A_GENERAL))
+def test_pid_ki_after_a_general_is_read_as_mujoco_reads_it(case):
+    """A <pid> without its own ki after a <general> wrote gainprm= over pid gains (or set
+    them): MuJoCo 4.0.0 takes its ki from the default it reads its settings from (that
+    <general>'s gainprm[0], 1 by default), and its dyntype is pid only where that ki or its
+    slewmax is nonzero. urdf2dyn took it as pid whatever the numbers, and loaded these
+    with a warning that MuJoCo may refuse them."""
+    c0, c1, element, words = _PID_KI_AFTER_A_GENERAL[case]
+    cls = "c1" if c1 is not None else "c0"
+    inner = f'<default class="c1">{c1}</default>' if c1 is not None else ""
+    element = element.replace("/>", f' joint="j" class="{cls}"/>')
+    xml = doc(f'<default><default class="c0">{c0}{inner}</default></default>', WORLD,
+              actuators(element))
+    assert_as_mujoco(xml, words)
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(_PID_CHAIN_DEFAULTS), max_size=3),
        st.sampled_from(_PID_CHAIN_ACTUATORS))

@@ -4108,16 +4108,17 @@ static const actuator_dynamics *shortcut_source(const actuator_dynamics *a, cons
     return NULL;
 }
 
-/* The gainprm[0] shortcut d writes (gain_state): its own kp, kv, gain, area or diameter, or
- * range's first number (a <muscle>'s, 0 or more), 1 for a <motor>, 0 for a <damper>; without
- * it, that of from, the default it reads its settings from (shortcut_source), or its own
- * default (1, a <muscle>'s 0.75) when from is NULL. A <pid>'s and a <dcmotor>'s are set
- * with their other settings. */
+/* The gainprm[0] shortcut d writes (gain_state): its own kp, kv, gain, area, diameter or ki
+ * (a <pid>'s), or range's first number (a <muscle>'s, 0 or more), 1 for a <motor>, 0 for a
+ * <damper>; without it, that of from, the default it reads its settings from
+ * (shortcut_source: a <general gainprm="3"/> over pid gains gives a <pid> ki 3), or its own
+ * default (1, a <muscle>'s 0.75, a <pid>'s 0) when from is NULL. A <dcmotor>'s is set
+ * with its other settings. */
 static void apply_shortcut_gain(u2d_xml *d, gain_state *g, const actuator_dynamics *from)
 {
     static const char *const OWN[][2] = {
         {"position", "kp"}, {"intvelocity", "kp"}, {"orientation", "kp"}, {"velocity", "kv"},
-        {"adhesion", "gain"}, {"cylinder", "area"}, {"muscle", "range"}};
+        {"adhesion", "gain"}, {"cylinder", "area"}, {"muscle", "range"}, {"pid", "ki"}};
     const char *el = u2d_xml_name(d), *v = NULL;
     for (size_t k = 0; k < sizeof OWN / sizeof OWN[0]; k++)
         if (strcmp(el, OWN[k][0]) == 0) v = u2d_xml_attr(d, OWN[k][1]);
@@ -4128,9 +4129,9 @@ static void apply_shortcut_gain(u2d_xml *d, gain_state *g, const actuator_dynami
     if (x >= 0) g->value = 3.14159265358979323846 / 4 * x * x;     /* MuJoCo's area */
     else if (v && v[strspn(v, " \t\n\r\v\f")]) g->value = strtod(v, NULL);
     else if (strcmp(el, "damper") == 0) g->value = 0;
-    else if (word_index("motor|pid|dcmotor", el) >= 0) g->value = 1;
+    else if (word_index("motor|dcmotor", el) >= 0) g->value = 1;
     else if (from) *g = from->gain;
-    else g->value = muscle ? 0.75 : 1;
+    else g->value = muscle ? 0.75 : strcmp(el, "pid") == 0 ? 0 : 1;
     if (muscle && !(g->value >= 0)) g->known = 0;        /* a negative range is not read */
 }
 
@@ -4215,6 +4216,18 @@ static void apply_shortcut_inheritrange(u2d_xml *d, actuator_dynamics *a,
     }
     a->inheritrange = own_range ? NULL : from ? from->inheritrange : NULL;
     if (first_positive(a->inheritrange) && *range && !a->range_clash) a->range_clash = d;
+}
+
+/* A <pid> d's slewmax (dynprm[1]) as MuJoCo 4.0.0's reader takes it (checked against it):
+ * its own, else that of the pid gains before it (pid_slew_in); its dyntype pid where that
+ * or its ki (gainprm[0], apply_shortcut_gain) is nonzero (a NaN is), else none. */
+static void follow_pid_numbers(u2d_xml *d, actuator_dynamics *a)
+{
+    const char *slewmax = written(d, "slewmax");
+    a->slew = slewmax ? strtod(slewmax, NULL) : a->pid_slew_in;
+    a->slew_known = slewmax || a->pid_slew_in_known;
+    if (a->gain.known && a->slew_known)
+        a->dyntype = a->gain.value != 0 || a->slew != 0 ? "pid" : "none";
 }
 
 /* The dynamics after actuator element d (in a <default>, or the actuator itself). */
@@ -4302,12 +4315,8 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
     a->affine_bias = word_index("pid|position|intvelocity|velocity|cylinder", el) >= 0;
     if (is_one_of(d, "pid|dcmotor")) {
         apply_inherited_shortcut(d, a);
-        if (a->pid_gains) a->slew = a->slewmax ? strtod(a->slewmax, NULL) : 0;
-        if (a->pid_gains) a->slew_known = written(d, "slewmax") || !a->pid_rewritten;
-        a->gain.value = a->pid_gains ? a->ki ? strtod(a->ki, NULL) : 0 : a->stored_r;
-        /* a <pid>'s ki without its own after a <general> rewrote the gains: not followed */
-        a->gain.known = a->pid_gains ? written(d, "ki") || !a->pid_rewritten
-                                     : !a->dcmotor_rewritten;
+        if (a->pid_gains) follow_pid_numbers(d, a);
+        else a->gain = (gain_state){a->stored_r, !a->dcmotor_rewritten};
         a->pid_shortcut = a->pid_gains && strcmp(a->dyntype, "pid") == 0;
         return;
     }
