@@ -1688,6 +1688,40 @@ def test_inheritrange_of_fixed_gains_follows_gainprm_and_biasprm_as_mujoco(case)
     assert_as_mujoco(xml, words)
 
 
+# defaults that write gainprm[0], biasprm[1] or the types, pass an inheritrange on, or limit
+# the control (no <muscle>, whose numbers a <general> may make invalid, nor <orientation>)
+_GAIN_AND_BIAS_DEFAULTS = [
+    "<damper/>", "<adhesion/>", '<general inheritrange="1"/>', '<general gainprm="2"/>',
+    '<general biasprm="0 -2"/>', '<general biasprm="0 -1"/>', '<general biastype="affine"/>',
+    '<general gaintype="fixed"/>', '<general gaintype="pid"/>', '<general gaintype="affine"/>',
+    '<general gainprm="nan"/>', '<general ctrlrange="1 0"/>', '<general dyntype="filter"/>',
+    "<position/>", '<position kp="2"/>', '<position inheritrange="1"/>', "<velocity/>",
+    '<velocity kv="0"/>', "<motor/>", "<cylinder/>", '<cylinder bias="0 -1 0"/>',
+    '<cylinder area="2"/>', "<intvelocity/>", '<intvelocity kp="2"/>', "<pid/>",
+    '<pid kp="2"/>', '<pid kp="2" ki="1"/>']
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_GAIN_AND_BIAS_DEFAULTS), max_size=3, unique_by=_tag),
+                min_size=1, max_size=3),
+       st.sampled_from(["general", "motor", "velocity", "cylinder", "damper", "adhesion"]),
+       st.sampled_from(["", 'inheritrange="1"', 'ctrlrange="1 0"', 'gainprm="2"',
+                        'biasprm="0 -2"', 'gainprm="2" biasprm="0 -2"',
+                        'gaintype="fixed" biastype="affine"']))
+def test_inheritrange_of_random_gain_and_bias_chains_refused_exactly_where_mujoco_refuses(
+        levels, kind, own):
+    """Nested classes that write gainprm[0] and biasprm[1], pass an inheritrange on and
+    limit the control, under an actuator of any kind but a <position>, <intvelocity> or
+    <pid>: urdf2dyn gives it the inheritrange exactly where MuJoCo 4.0.0 does, so it refuses
+    exactly where MuJoCo refuses; about one chain in a hundred it loaded with the control
+    range unchecked."""
+    if kind != "general":
+        own = "" if "prm" in own or "type" in own or kind == "damper" else own
+    xml, got, _ = _general_under_classes(levels, own, kind, _RANGED_SLIDE)
+    expected = mujoco_error(xml)
+    assert (expected is None) == (got is None), (xml, expected, got)
+
+
 def test_inheritrange_after_a_class_muscle_loads_with_a_warning():
     """A <muscle> default that reads its range from its parent class's <muscle>, then a
     <general> of fixed gains, affine bias and an inheritrange: MuJoCo 4.0.0 applies the
