@@ -1722,6 +1722,23 @@ def test_inheritrange_of_random_gain_and_bias_chains_refused_exactly_where_mujoc
     assert (expected is None) == (got is None), (xml, expected, got)
 
 
+@pytest.mark.parametrize("biasprm, words", [("0 -1", None),
+                                             ("0 -2", ["ctrlrange", "<adhesion> default"])])
+def test_plugin_actuator_takes_its_class_inheritrange_as_mujoco(biasprm, words):
+    """A plugin actuator under an <adhesion> default (control limited to 0 0) and a
+    <general> default of inheritrange="1", affine bias and biasprm[1] -1 (its gain 1 the
+    <adhesion>'s): MuJoCo 4.0.0's compiler gives it the joint's range and loads it, and
+    refuses biasprm[1] -2 ("invalid control range for actuator"). urdf2dyn took no
+    inheritrange on a plugin actuator, and refused the first once it followed biasprm[1]."""
+    defaults = (f'<adhesion/><general inheritrange="1" biastype="affine" '
+                f'biasprm="{biasprm}"/>')
+    xml = doc('<extension><plugin plugin="mujoco.pid"><instance name="p"><config key="kp" '
+              'value="1"/></instance></plugin></extension>',
+              f'<default><default class="c">{defaults}</default></default>', _RANGED_SLIDE,
+              actuators('<plugin instance="p" joint="j" class="c"/>'))
+    assert_as_mujoco(xml, words)
+
+
 def test_inheritrange_after_a_class_muscle_loads_with_a_warning():
     """A <muscle> default that reads its range from its parent class's <muscle>, then a
     <general> of fixed gains, affine bias and an inheritrange: MuJoCo 4.0.0 applies the

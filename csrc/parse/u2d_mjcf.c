@@ -4536,7 +4536,7 @@ static int unfollowed_inheritrange(mjcf *rd, u2d_xml *e, int cls, int *maybe)
 {
     actuator_dynamics a;
     *maybe = 0;
-    if (is_one_of(e, "position|intvelocity|pid|plugin")) return 0;
+    if (is_one_of(e, "position|intvelocity|pid")) return 0;
     if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
     *maybe = inheritrange_applies(&a) < 0 && first_positive(a.inheritrange);
     return 0;
@@ -5198,14 +5198,13 @@ static int tendon_ranged(mjcf *rd, const char *name)
 
 /* The inheritrange= above 0 actuator e of class cls surely has, NULL for none or not sure:
  * a <position>'s, <intvelocity>'s or <pid>'s own or that of the default it reads its
- * settings from, another's (not a plugin's) as its reader leaves it (plugin_dynamics)
+ * settings from, another's (a plugin's too) as its reader leaves it (plugin_dynamics)
  * where MuJoCo 4.0.0's compiler gives it to its gains (inheritrange_applies).
  * 0 or -1 (out of memory). */
 static int actuator_inheritrange(mjcf *rd, u2d_xml *e, int cls, const char **v)
 {
     actuator_dynamics a;
     *v = NULL;
-    if (strcmp(u2d_xml_name(e), "plugin") == 0) return 0;
     if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
     if (is_one_of(e, "position|intvelocity|pid") || inheritrange_applies(&a) == 1)
         *v = a.inheritrange;
