@@ -130,6 +130,26 @@ def test_an_adjusted_com_body_the_model_lacks_is_named_in_the_setups_words(osim,
     assert "com_body:" not in said and not flags_named(said), said
 
 
+def test_an_adjusted_com_body_the_model_lacks_is_refused_before_the_kinematics_are_read(
+        osim, rra, tmp_path):
+    """The setup's <adjusted_com_body> was checked against the model only by the reduction,
+    after the desired kinematics were read, filtered and splined (and their findings said):
+    a setup whose kinematics file is missing too was refused for the file, and once that
+    was fixed, for the body. It is checked as soon as the model is loaded. Oracle: OpenSim's
+    model of the setup has no body 'head'."""
+    import dataclasses
+    from urdf2dyn.biomech.formats.rra_setup import RRASetupError
+    result, _ = rra
+    assert not osim.Model(result.setup.model_file).getBodySet().contains("head")
+    asked = dataclasses.replace(result.setup, adjusted_com_body="head",
+                                desired_kinematics_file=os.fspath(tmp_path / "missing.mot"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)       # the published setup's note
+        with pytest.raises(RRASetupError, match=re.escape(
+                f"{SETUP}: <adjusted_com_body>: 'head' is not a moving body of the model")):
+            run_rra(asked, write=False)
+
+
 def test_the_adjusted_model_is_opensims(osim, rra):
     """The adjusted .osim loads in OpenSim 4.6 with every body's mass and inertia scaled by
     the reported factor, the torso's mass centre moved by the reported shift and every other

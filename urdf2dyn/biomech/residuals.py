@@ -225,6 +225,23 @@ def _shift_params(p, dc):
     return np.array([m, *(m * c2), I2[0, 0], I2[0, 1], I2[1, 1], I2[0, 2], I2[1, 2], I2[2, 2]])
 
 
+def com_body_refusal(model, body):
+    """Why the model's body cannot have its centre of mass moved alone (not one of its
+    moving bodies; links welded to it, whose mass centres a fit cannot tell from its own),
+    or None when it can. reduce_residuals' com_body and an RRA setup's <adjusted_com_body>
+    (urdf2dyn.biomech.formats.rra_setup.check_com_body) are refused in these words."""
+    bodies = model.bodies
+    if body not in bodies:
+        return (f"'{body}' is not a moving body of the model (one of {bodies[:8]}"
+                f"{' ...' if len(bodies) > 8 else ''})")
+    lb = model.structure().link_body
+    owner = lb[model.link_names.index(body)]
+    if sum(1 for x in lb if x == owner) > 1:
+        return (f"links are welded to '{body}': its own mass centre cannot be told from "
+                "theirs; choose a body without welded links")
+    return None
+
+
 def reduce_residuals(model, t, q, v, a, f_ext=None, *, actuators=None, tracking=None,
                      com_body=None, adjust_mass=True, knot_interval=0.005, max_iterations=20,
                      tolerance=5e-3, strict=False):
@@ -352,16 +369,10 @@ def reduce_residuals(model, t, q, v, a, f_ext=None, *, actuators=None, tracking=
     bodies = model.bodies
     axes = cols = None
     if com_body is not None:
-        if com_body not in bodies:
-            raise ResidualError(f"com_body: '{com_body}' is not a moving body of the model "
-                                f"(one of {bodies[:8]}{' ...' if len(bodies) > 8 else ''})")
-        lb = model.structure().link_body
+        unmovable = com_body_refusal(model, com_body)
+        if unmovable is not None:
+            raise ResidualError(f"com_body: {unmovable}")
         ib = bodies.index(com_body)
-        owner = lb[model.link_names.index(com_body)]
-        if sum(1 for x in lb if x == owner) > 1:
-            raise ResidualError(f"com_body: links are welded to '{com_body}': its own mass "
-                                "centre cannot be told from theirs; choose a body without "
-                                "welded links")
         cols = slice(10 * ib, 10 * ib + 10)
         axes = _com_basis(model, com_body, q0)
     nglob = int(adjust_mass) + (2 if com_body is not None else 0)

@@ -53,7 +53,7 @@ from .formats.rra_setup import (RRASetup, RRASetupError, check_com_body, point_t
                                 read_actuators, read_rra_setup, read_tasks)
 from .opensim_processing import OpenSimProcessing
 from .processing import CutoffNamed
-from .residuals import BANDS, ResidualError, ResidualReduction, reduce_residuals
+from .residuals import BANDS, ResidualReduction, reduce_residuals
 from .splines import quintic_eval
 from .trajectory import MotionError, Trajectory, angle_columns
 
@@ -132,6 +132,7 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
             report(message, category=category, stacklevel=None)   # URDFWarning stays one
         model = load_leaving_unsaid(su.model_file, lambda message: su.replace_force_set and
                                     PASSIVE_FORCES in message, strict, say=said_by_the_loader)
+    check_com_body(su, su.path, model)   # before the kinematics and the reduction's minutes
     if su.desired_points_file is not None:
         warn(f"{su.path}: <desired_points_file> {su.desired_points_file}: points are not "
              "tracked by urdf2dyn's residual reduction (only the desired kinematics)")
@@ -231,12 +232,9 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
     if write:       # before the reduction, the job's minutes
         folder = results_directory or su.results_directory
         _refuse_unwritable_columns(su, model, actuators, dict(result_files(su, folder)))
-    try:
-        red = reduce_residuals(model, t, q0, v0, a0, f_ext, actuators=actuators,
-                               tracking=tracking, com_body=com_body, adjust_mass=su.adjust_com,
-                               knot_interval=knot_interval, strict=strict)
-    except ResidualError as e:
-        raise _in_setup_words(e, su) from None
+    red = reduce_residuals(model, t, q0, v0, a0, f_ext, actuators=actuators,
+                           tracking=tracking, com_body=com_body, adjust_mass=su.adjust_com,
+                           knot_interval=knot_interval, strict=strict)
     messages += red.notes
 
     # the change against the file's own samples in the time range
@@ -286,17 +284,6 @@ def _outside_bands(red, result, model):
             out.append(f"coordinate {name} moved {shown} RMS from the desired kinematics, "
                        f"more than OpenSim's band ({'2 deg' if is_angle else '2 cm'})")
     return out
-
-
-def _in_setup_words(error, setup):
-    """reduce_residuals' refusal of its com_body keyword, which the setup's user does not
-    pass, as its setup's <adjusted_com_body> (naming the setup); its other refusals as
-    they are."""
-    keyword = "com_body: "
-    text = str(error)
-    if not text.startswith(keyword):
-        return error
-    return RRASetupError(f"{setup.path}: <adjusted_com_body>: {text[len(keyword):]}")
 
 
 def _followed(model):
