@@ -150,6 +150,33 @@ def test_an_adjusted_com_body_the_model_lacks_is_refused_before_the_kinematics_a
             run_rra(asked, write=False)
 
 
+def test_a_setup_keeping_the_com_says_so_and_keeps_the_model(osim, rra):
+    """adjust_com_to_reduce_residuals false: the summary's title says the centre of mass was
+    kept, no line says one moved, and the model is the one OpenSim 4.6 loads from the
+    setup's model_file: its total mass and the adjusted_com_body's mass centre, which the
+    setup still names, unchanged."""
+    import dataclasses
+    result, _ = rra
+    body = result.setup.adjusted_com_body
+    asked = dataclasses.replace(result.setup, adjust_com=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)       # the published setup's note
+        kept = run_rra(asked, write=False)
+    title, *rest = kept.summary.splitlines()
+    assert title == (f"Residual reduction of {SETUP} by urdf2dyn: residuals before and "
+                     "after, mass change, centre of mass kept, coordinate change")
+    assert "model unchanged (adjust_com_to_reduce_residuals is false)" in rest
+    assert not [line for line in rest if line.startswith("centre of mass of")], rest
+    theirs = osim.Model(result.setup.model_file)
+    state = theirs.initSystem()
+    red = kept.reduction
+    ours = red.inertial_parameters.reshape(-1, 10)
+    assert math.isclose(ours[:, 0].sum(), theirs.getTotalMass(state), rel_tol=1e-12)
+    com = theirs.getBodySet().get(body).getMassCenter().to_numpy()
+    k = kept.model.bodies.index(body)
+    assert np.allclose(ours[k, 1:4] / ours[k, 0], com, rtol=0, atol=1e-12)
+
+
 def test_the_adjusted_model_is_opensims(osim, rra):
     """The adjusted .osim loads in OpenSim 4.6 with every body's mass and inertia scaled by
     the reported factor, the torso's mass centre moved by the reported shift and every other
