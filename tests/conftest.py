@@ -21,6 +21,24 @@ if settings is not None:
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+def draw_anew(items, profile):
+    """Under a profile that draws new examples (``long``), let every property test among the
+    pytest items draw them: many name derandomize=True in their own @settings (from before
+    the 'ci' profile derandomized the suite), which would keep them on CI's examples."""
+    if profile.derandomize:
+        return
+    for item in items:
+        test = getattr(item, "obj", None)
+        own = getattr(test, "_hypothesis_internal_use_settings", None)   # @given's settings
+        if own is not None and own.derandomize:
+            test._hypothesis_internal_use_settings = settings(own, derandomize=False)
+
+
+def pytest_collection_modifyitems(items):
+    if settings is not None:
+        draw_anew(items, settings.default)
+
+
 @pytest.fixture(scope="session")
 def osim():
     """The opensim package (the oracle for ID, IK, file formats), quiet: only its errors are

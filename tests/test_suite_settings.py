@@ -1,6 +1,7 @@
 """How the suite itself runs: the same Hypothesis examples every run unless asked otherwise,
 so that a red CI run is the code's and can be replayed (tests/conftest.py)."""
 import os
+import types
 
 import pytest
 
@@ -23,3 +24,21 @@ def test_a_tests_own_settings_keep_the_profile_it_does_not_name():
     def drawn(x):
         pass
     assert drawn._hypothesis_internal_use_settings.derandomize
+
+
+@pytest.mark.parametrize("profile, drawn_anew", [("long", True), ("ci", False)])
+def test_a_test_pinning_derandomize_draws_new_examples_under_the_long_profile(profile,
+                                                                               drawn_anew):
+    """Forty property tests name derandomize=True in their own @settings: under
+    HYPOTHESIS_PROFILE=long they kept drawing CI's examples, hunting nothing. The 'long'
+    profile lets them draw new ones; 'ci' keeps them on its own."""
+    from conftest import draw_anew
+
+    @hypothesis.settings(max_examples=3, deadline=None, derandomize=True)
+    @hypothesis.given(hypothesis.strategies.integers())
+    def pinned(x):
+        pass
+
+    draw_anew([types.SimpleNamespace(obj=pinned)], hypothesis.settings.get_profile(profile))
+    own = pinned._hypothesis_internal_use_settings
+    assert own.derandomize is not drawn_anew and own.max_examples == 3 and own.deadline is None
