@@ -8,16 +8,23 @@ import os
 import pytest
 
 try:
-    from hypothesis import settings
+    from hypothesis import HealthCheck, settings
 except ImportError:                   # the tests that need it skip themselves
     settings = None
 
 if settings is not None:
     # CI and a plain `pytest` run the same examples every time (a red run is the code's, not
     # the draw's); `HYPOTHESIS_PROFILE=long pytest ...` draws new ones each run to hunt
-    # (docs/robustness.rst). A test's own @settings changes only what it names.
-    settings.register_profile("ci", derandomize=True, database=None)
-    settings.register_profile("long", derandomize=False, database=None)
+    # (docs/robustness.rst). A test's own @settings changes only what it names. These
+    # profiles are the only ones: one a test module registers again under the loaded name
+    # would change every test collected after it, so that the suite and a file run alone
+    # (where a red run is replayed) would draw differently. 40 examples and no deadline on
+    # 2 shared cores: what the suite ran when tests/test_cli_hypothesis.py set them.
+    _COMMON = dict(database=None, deadline=None, print_blob=True,
+                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                          HealthCheck.filter_too_much])
+    settings.register_profile("ci", max_examples=40, derandomize=True, **_COMMON)
+    settings.register_profile("long", derandomize=False, **_COMMON)
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 

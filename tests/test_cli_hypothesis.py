@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import HealthCheck, example, given, settings, strategies as st  # noqa: E402
+from hypothesis import example, given, settings, strategies as st  # noqa: E402
 
 import urdf2dyn  # noqa: E402
 from urdf2dyn import cli  # noqa: E402
@@ -30,12 +30,11 @@ from urdf2dyn.bundled import data_path  # noqa: E402
 from text_edits import edited  # noqa: E402
 from cli_here import working_in  # noqa: E402
 
-_COMMON = dict(deadline=None, database=None, print_blob=True,
-               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                      HealthCheck.filter_too_much])
-settings.register_profile("ci", max_examples=40, derandomize=True, **_COMMON)
-settings.register_profile("long", max_examples=2000, derandomize=False, **_COMMON)
-PROFILE = settings.get_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+#: This file's examples per test under each profile of the suite (tests/conftest.py), whose
+#: other settings it keeps (registering its own under their names would change the suite's)
+_EXAMPLES = {"ci": 40, "long": 2000}
+PROFILE = settings(settings.default, max_examples=_EXAMPLES.get(
+    os.environ.get("HYPOTHESIS_PROFILE", "ci"), settings.default.max_examples))
 
 #: Seconds one CLI run may take before it counts as a runaway (generous: 2 shared cores).
 RUNAWAY_S = 30

@@ -1,6 +1,8 @@
 """How the suite itself runs: the same Hypothesis examples every run unless asked otherwise,
 so that a red CI run is the code's and can be replayed (tests/conftest.py)."""
 import os
+import subprocess
+import sys
 import types
 
 import pytest
@@ -42,3 +44,29 @@ def test_a_test_pinning_derandomize_draws_new_examples_under_the_long_profile(pr
     draw_anew([types.SimpleNamespace(obj=pinned)], hypothesis.settings.get_profile(profile))
     own = pinned._hypothesis_internal_use_settings
     assert own.derandomize is not drawn_anew and own.max_examples == 3 and own.deadline is None
+
+
+_SETTINGS_SEEN = """
+import conftest
+from hypothesis import settings
+def seen():
+    d = settings.default
+    return (d.max_examples, d.derandomize, d.deadline, d.database)
+alone = seen()
+import test_cli_hypothesis
+print(alone == seen(), alone, seen())
+"""
+
+
+@pytest.mark.parametrize("profile", ["ci", "long"])
+def test_importing_the_cli_property_tests_leaves_the_suites_profile(profile):
+    """tests/test_cli_hypothesis.py, which a dozen test files import, registered 'ci' and
+    'long' anew (40 and 2 000 examples, no deadline): Hypothesis then loads the new one in
+    place of tests/conftest.py's, so that every property test ran other settings in the
+    whole suite than in its own file alone, where a red CI run is replayed."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    run = subprocess.run([sys.executable, "-c", _SETTINGS_SEEN], cwd=here, text=True,
+                         capture_output=True, timeout=120,
+                         env={**os.environ, "HYPOTHESIS_PROFILE": profile})
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("True "), run.stdout
