@@ -321,6 +321,34 @@ def test_cli_animate_reads_degrees_and_a_mapping_as_torques_does(tmp_path, monke
     np.testing.assert_array_equal(q, torques.q)
 
 
+@pytest.mark.parametrize("gravity, like", [((0.0, 0.0, -1e-300), (0.0, 0.0, -9.81)),
+                                           ((0.0, 5e-324, 0.0), (0.0, 1.0, 0.0)),
+                                           ((1e-300, 1e-300, 1e-300), (1.0, 1.0, 1.0)),
+                                           ((-1e200, 0.0, 0.0), (-9.81, 0.0, 0.0)),
+                                           ((1e200, -1e200, 3e200), (1.0, -1.0, 3.0))])
+def test_upright_takes_gravity_of_any_finite_length(gravity, like):
+    """animate --gravity 0 0 1e-300 ended in numpy's 'zero-size array to reduction operation
+    minimum which has no identity': gravity's length, taken before its direction, rounded
+    to 0 (or overflowed, past ~1e154 m/s²). Closed form: the view is that of the same
+    direction at a length of a few m/s²."""
+    R, labels = upright(gravity)
+    R_like, labels_like = upright(like)
+    assert np.isfinite(R).all() and labels == labels_like
+    np.testing.assert_allclose(R, R_like, rtol=0, atol=1e-15)
+
+
+def test_cli_animate_draws_a_tiny_gravity_upright(tmp_path, capsys):
+    """The command line as the fuzz of its numeric options found it (animate --gravity
+    0 0 1e-300): a figure, drawn as for gravity along +z."""
+    out = tmp_path / "a.gif"
+    status = cli.main(["animate", OSIM, C3D, "--rotate", "x:-90", "--every", "50",
+                       "--time-range", "0.5", "0.6", "--gravity", "0", "0", "1e-300",
+                       "-o", os.fspath(out)])
+    plt.close("all")
+    err = capsys.readouterr().err
+    assert status == 0 and out.is_file() and "Traceback" not in err, err
+
+
 @pytest.mark.parametrize("given, up", [(None, (0.0, 9.81, 0.0)),
                                        (["0", "0", "-9.81"], (0.0, 0.0, 9.81))])
 def test_cli_animate_stands_a_humod_model_up_as_torques_sets_its_gravity(

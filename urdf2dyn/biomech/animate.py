@@ -55,7 +55,10 @@ def upright(gravity):
     names = ("x", "y", "z")
     if not np.any(g):
         return np.eye(3), [f"{n} (m)" for n in names]
-    up = -g / np.linalg.norm(g)
+    # scaled before its length is taken: the length of (0, 0, 1e-300) rounds to 0 and that
+    # of (1e200, 0, 0) overflows, yet each has a direction
+    up = -g / np.abs(g).max()
+    up /= np.linalg.norm(up)
     k = int(np.argmax(np.abs(up)))
     if abs(abs(up[k]) - 1.0) < 1e-12:
         # axis-aligned: a cyclic permutation puts the up axis last, a half turn about the
