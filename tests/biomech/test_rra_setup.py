@@ -176,6 +176,10 @@ def _files(tmp_path):
                             r"reads this property as false unless it says 'true'"),
     (dict(body=""), r"<adjusted_com_body> is empty: name the body"),
     (dict(prec=2.5), r"<output_precision> 2.5: expected a whole number"),
+    # found by the setup fuzz: int(inf) raised OverflowError, a traceback
+    (dict(prec="INF"), r"<output_precision> INF: expected a whole number of significant digits "
+                       r"from 1 to 20"),
+    (dict(prec="-inf"), r"<output_precision> -inf: expected a whole number"),
 ])
 def test_what_cannot_be_run_is_named(tmp_path, change, match):
     _files(tmp_path)
@@ -235,6 +239,7 @@ ANY_VALUE = st.one_of(st.floats(allow_nan=True), st.text(max_size=5))
        prec=_mostly(st.integers(1, 20), st.one_of(st.integers(-3, 30), st.text(max_size=4))))
 @example(t0=0.5, t1=1.5, cut=6.0, adjust="true", body="torso", prec=8)          # read
 @example(t0=0.5, t1=0.2, cut=6.0, adjust="true", body="torso", prec=8)          # refused
+@example(t0=0.0, t1=2.0, cut=0.0, adjust="true", body="torso", prec="INF")      # int(inf)
 def test_setup_reader_fuzz(tmp_path, t0, t1, cut, adjust, body, prec):
     """Read, or refused with an RRASetupError naming the file; what is read is what the
     setup says where it says a number (times, cutoff, precision) or a flag."""

@@ -271,7 +271,7 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
     prec = _number_text(tool, "output_precision", where)
     if prec is not None:
         p = _number(prec, f"{where}: <output_precision>")
-        if not (p == int(p) and 1 <= p <= 20):
+        if not (1 <= p <= 20 and p == int(p)):      # in range first: int(inf) raises
             raise RRASetupError(f"{where}: <output_precision> {prec}: expected a whole number "
                                 "of significant digits from 1 to 20")
         s.output_precision = int(p)
