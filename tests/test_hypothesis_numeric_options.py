@@ -128,8 +128,15 @@ def test_numeric_options_at_their_edges_never_trace_back(case, tmp_path_factory,
      "argument --time-range: 1 0: T0 is after T1; give the start time first"),
     ("torques", "--time-range", ["5", "6"], 1,
      "error: --time-range 5 6: " + "{case}" + "/trial.csv: no sample in the time range"),
-    ("export-osim", "--gravity", ["1e200", "0", "0"], 1,
-     "error: --gravity (1e+200, 0, 0) m/s²: OpenSim keeps gravity as a direction and a length"),
+    # gravity's length overflowed: torques and animate said 'gravity: expected 3 finite
+    # numbers (m/s^2)', which they were, naming no flag
+    ("export-osim", "--gravity", ["1e200", "0", "0"], 2,
+     "argument --gravity: 1e+200 0 0: its length overflows (components past ~1e154 m/s²); "
+     "give components of a physical size, such as 0 0 -9.81"),
+    ("torques", "--gravity", ["1e154", "1e154", "0"], 2,
+     "argument --gravity: 1e+154 1e+154 0: its length overflows"),
+    ("animate", "--gravity", ["0", "0", "1e200"], 2,
+     "argument --gravity: 0 0 1e+200: its length overflows"),
     ("torques", "--jobs", ["99999999999999999999"], 2, "argument --jobs: 99999999999999999999: "
                                                        "too large (a number of processes, >= 1)"),
 ], ids=lambda v: (v if v.startswith("-") else "") if isinstance(v, str) else "")

@@ -184,9 +184,25 @@ def add_strict(p, help="warnings are errors: the first one stops the command, na
     p.add_argument("--strict", action="store_true", help=help)
 
 
+class GravityVector(argparse.Action):
+    """--gravity GX GY GZ: three finite components (GRAVITY) whose length is finite, refused
+    in the flag's words before any work. Every command takes gravity's length (the advice on
+    a model no gravity loads, OpenSim's gravity); past ~1e154 m/s² it overflowed, and torques
+    and animate ended in 'gravity: expected 3 finite numbers', which the three were."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if not math.isfinite(sum(x * x for x in values)):
+            shown = " ".join(f"{x:g}" for x in values)
+            raise argparse.ArgumentError(self, f"{shown}: its length overflows (components past "
+                                               "~1e154 m/s²); give components of a physical "
+                                               "size, such as 0 0 -9.81")
+        setattr(namespace, self.dest, values)
+
+
 def add_gravity(p, help="gravity in the world frame (default 0 0 -9.81)"):
-    """--gravity GX GY GZ, each a finite number (GRAVITY)."""
-    p.add_argument("--gravity", type=GRAVITY, nargs=3, metavar=("GX", "GY", "GZ"), help=help)
+    """--gravity GX GY GZ, each a finite number (GRAVITY), their length too (GravityVector)."""
+    p.add_argument("--gravity", type=GRAVITY, nargs=3, action=GravityVector,
+                   metavar=("GX", "GY", "GZ"), help=help)
 
 
 HUMOD_GRAVITY_HELP = ("gravity in the URDF world frame (default 0 0 -9.81; 0 -9.81 0 for a "
