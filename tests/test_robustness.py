@@ -367,6 +367,21 @@ def test_long_double_state_and_gravity(arm):
     assert model.gravity.tolist() == [0, -9.81, 0]
 
 
+@pytest.mark.parametrize("gravity", [(1e200, 0, 0), (1e154, -1e154, 0), (0, 0, -1e308)])
+def test_gravity_whose_length_overflows_is_refused_in_words(arm, gravity):
+    """model.gravity = (1e200, 0, 0) was taken: its length, which the analyses take (the
+    direction up, a body weight, OpenSim's gravity), overflowed downstream. No physical
+    gravity is that long: refused naming gravity and what to give, the model unchanged."""
+    model = urdf2dyn.load(arm._xml)
+    before = model.gravity.tolist()
+    with pytest.raises(ValueError, match=r"^gravity \(.*\) m/s\^2: its length overflows "
+                                         r"\(components past ~1e154 m/s\^2\); give "):
+        model.gravity = gravity
+    assert model.gravity.tolist() == before
+    model.gravity = (1e154, 0, -1e-300)             # long, yet its length is finite
+    assert model.gravity.tolist() == [1e154, 0, -1e-300]
+
+
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
 def test_zero_samples(arm, name):
     q, v, a = (np.zeros((0, arm.nq)),) * 3

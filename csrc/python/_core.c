@@ -767,10 +767,18 @@ static int Model_set_gravity(ModelObject *self, PyObject *value, void *Py_UNUSED
     if (!g) return -1;
     const double *x = PyArray_DATA(g);
     int ok = PyArray_NDIM(g) == 1 && isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]);
-    if (ok) memcpy(self->gravity, x, sizeof self->gravity);
+    int in_range = ok && u2d_gravity_in_range(x);
+    if (in_range) memcpy(self->gravity, x, sizeof self->gravity);
+    else if (ok) {
+        char msg[256];
+        PyOS_snprintf(msg, sizeof msg, "gravity (%g, %g, %g) m/s^2: its length overflows "
+                      "(components past ~1e154 m/s^2); give components of a physical size, "
+                      "such as (0, 0, -9.81)", x[0], x[1], x[2]);
+        PyErr_SetString(PyExc_ValueError, msg);
+    }
     else PyErr_SetString(PyExc_ValueError, "gravity: expected 3 finite numbers (m/s^2)");
     Py_DECREF(g);
-    return ok ? 0 : -1;
+    return in_range ? 0 : -1;
 }
 
 static PyObject *Model_get_int(ModelObject *self, void *which)
