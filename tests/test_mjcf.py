@@ -1728,3 +1728,24 @@ def test_inertial_frame_within_1e6_of_the_body_frame_is_it_as_in_mujoco(content,
     assert m.body_sameframe[m.body("b").id] == sameframe
     e_tau, e_M = oracle.compare(oracle.load_quiet(xml), m, n=5)
     assert e_tau < 1e-12 and e_M < 1e-12, (e_tau, e_M)
+
+
+@pytest.mark.parametrize("gravity, refused", [("0 0 -1e200", True), ("1e154 1e154 0", True),
+                                              ("1e154 0 -9.81", False)])
+def test_option_gravity_whose_length_overflows_is_refused_naming_the_element(tmp_path,
+                                                                             gravity, refused):
+    """<option gravity="0 0 -1e200"> was read, and its length (the direction up, a body
+    weight, OpenSim's gravity when exported) overflowed downstream in words naming no file.
+    No physical gravity is that long: refused naming the file, line and element; one whose
+    length is finite is read as MuJoCo reads it."""
+    import mujoco
+    path = tmp_path / "g.xml"
+    path.write_text(f'<mujoco>\n<option gravity="{gravity}"/>\n<worldbody><body><joint/>'
+                    '<geom size="0.1" mass="1"/></body></worldbody></mujoco>\n')
+    if refused:
+        with pytest.raises(urdf2dyn.URDFError, match=r'g\.xml:2: <option gravity="[^"]+">: '
+                                                      r"its length overflows"):
+            urdf2dyn.load(path)
+        return
+    expected = mujoco.MjModel.from_xml_path(str(path)).opt.gravity.tolist()
+    assert urdf2dyn.load(path).gravity.tolist() == expected

@@ -1968,6 +1968,10 @@ static int read_option(mjcf *rd)
     for (u2d_xml *o = u2d_xml_first(rd->root); o; o = u2d_xml_next(o)) {
         if (strcmp(u2d_xml_name(o), "option") != 0) continue;
         if (numbers(rd, o, "gravity", 3, 3, u->gravity) < 0) return -1;
+        if (!u2d_gravity_in_range(u->gravity))
+            return fail(rd, o, "<option gravity=\"%g %g %g\">: its length overflows "
+                        "(components past ~1e154 m/s^2); give components of a physical size, "
+                        "such as 0 0 -9.81", u->gravity[0], u->gravity[1], u->gravity[2]);
         u2d_xml *flag = u2d_xml_child(o, "flag");
         int k = flag ? keyword(rd, flag, "gravity", "disable|enable", gravity) : gravity;
         if (k < 0) return -1;

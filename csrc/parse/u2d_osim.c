@@ -2806,6 +2806,12 @@ u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])
     u->has_gravity = 1;                         /* OpenSim's default */
     u->gravity[0] = 0.0; u->gravity[1] = -9.80665; u->gravity[2] = 0.0;
     if (read_child(&o, o.model, "gravity", 3, u->gravity)) goto error;
+    if (!u2d_gravity_in_range(u->gravity)) {
+        fail_at(&o, u2d_xml_child(o.model, "gravity"), "<gravity> %g %g %g: its length "
+                "overflows (components past ~1e154 m/s^2); give components of a physical "
+                "size, such as 0 -9.80665 0", u->gravity[0], u->gravity[1], u->gravity[2]);
+        goto error;
+    }
 
     /* links: ground, then the bodies */
     if (add_link(&o, "ground", u2d_xml_child(o.model, "Ground")) < 0) goto error;

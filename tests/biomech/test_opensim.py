@@ -870,6 +870,34 @@ def test_export_osim_gravity_is_written_or_refused_as_opensim_takes_it(osim, tmp
         assert "its length overflows" in err, err
 
 
+@pytest.mark.parametrize("gravity", ["1e200 0 0", "1e154 1e154 0", "0 -1e308 1e308",
+                                     "1e154 0 0", "0 -9.80665 1e-150"])
+def test_an_osim_files_gravity_is_read_or_refused_as_opensim_takes_it(osim, tmp_path, gravity):
+    """--gravity refused a length that overflows, but an .osim file's <gravity> of
+    1e200 0 0 was read: torques and animate then ended in a RuntimeWarning (overflow) and
+    'gravity: expected 3 finite numbers (m/s^2)', naming neither the file nor the element.
+    OpenSim 4.6 (initSystem: Simbody keeps gravity as a direction and a length) refuses
+    exactly such a gravity: the reader refuses it naming the file, line and <gravity>, and
+    reads the others as OpenSim does."""
+    from urdf2dyn.biomech.opensim_model import export_osim
+    path = tmp_path / "g.osim"
+    export_osim(urdf2dyn.load(urdf2dyn.data_path("robot2r.urdf")), path)
+    text = path.read_text(encoding="utf-8")
+    start, end = text.index("<gravity>") + len("<gravity>"), text.index("</gravity>")
+    path.write_text(text[:start] + gravity + text[end:], encoding="utf-8")
+    model = osim.Model(str(path))
+    try:
+        model.initSystem()
+    except RuntimeError as e:
+        assert "non-finite 'down' direction" in str(e)     # the length overflowed
+        with pytest.raises(urdf2dyn.URDFError) as refused:
+            urdf2dyn.load(path)
+        assert f"g.osim:{text[:start].count(chr(10)) + 1}: <gravity> " in str(refused.value)
+        assert "its length overflows" in str(refused.value)
+        return
+    assert urdf2dyn.load(path).gravity.tolist() == model.getGravity().to_numpy().tolist()
+
+
 def test_load_columns_are_never_converted_from_degrees(tmp_path, human):
     """OpenSim applies external-load data as written, inDegrees=yes or not: labels that look
     like nothing urdf2dyn knows (F1X ..) stay in N and m too."""
