@@ -36,6 +36,7 @@ def draw_anew(items, profile):
         return
     for item in items:
         test = getattr(item, "obj", None)
+        test = getattr(test, "__func__", test)  # a test class's method: its function's settings
         own = getattr(test, "_hypothesis_internal_use_settings", None)   # @given's settings
         if own is not None and own.derandomize:
             test._hypothesis_internal_use_settings = settings(own, derandomize=False)

@@ -46,6 +46,23 @@ def test_a_test_pinning_derandomize_draws_new_examples_under_the_long_profile(pr
     assert own.derandomize is not drawn_anew and own.max_examples == 3 and own.deadline is None
 
 
+def test_a_test_classs_pinned_property_method_draws_new_examples_under_the_long_profile():
+    """pytest collects a test class's @given method bound to an instance, and a bound method
+    takes no attribute: HYPOTHESIS_PROFILE=long ended every run collecting one in an
+    INTERNALERROR (AttributeError). Its function's settings are the ones drawn anew."""
+    from conftest import draw_anew
+
+    class TestPinned:
+        @hypothesis.settings(max_examples=3, derandomize=True)
+        @hypothesis.given(hypothesis.strategies.integers())
+        def test_pinned(self, x):
+            pass
+
+    draw_anew([types.SimpleNamespace(obj=TestPinned().test_pinned)],
+              hypothesis.settings.get_profile("long"))
+    assert not TestPinned.test_pinned._hypothesis_internal_use_settings.derandomize
+
+
 _SETTINGS_SEEN = """
 import conftest
 from hypothesis import settings
