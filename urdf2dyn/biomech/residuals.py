@@ -229,7 +229,7 @@ def com_body_refusal(model, body):
     """Why the model's body cannot have its centre of mass moved alone (not one of its
     moving bodies; links welded to it, whose mass centres a fit cannot tell from its own),
     or None when it can. reduce_residuals' com_body and an RRA setup's <adjusted_com_body>
-    (urdf2dyn.biomech.formats.rra_setup.check_com_body) are refused in these words."""
+    (urdf2dyn.biomech.rra) are refused in these words."""
     bodies = model.bodies
     if body not in bodies:
         return (f"'{body}' is not a moving body of the model (one of {bodies[:8]}"

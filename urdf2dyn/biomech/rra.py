@@ -53,7 +53,7 @@ from .formats.rra_setup import (RRASetup, RRASetupError, check_com_body, point_t
                                 read_actuators, read_rra_setup, read_tasks)
 from .opensim_processing import OpenSimProcessing
 from .processing import CutoffNamed
-from .residuals import BANDS, ResidualReduction, reduce_residuals
+from .residuals import BANDS, ResidualReduction, com_body_refusal, reduce_residuals
 from .splines import quintic_eval
 from .trajectory import MotionError, Trajectory, angle_columns
 
@@ -132,7 +132,7 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
             report(message, category=category, stacklevel=None)   # URDFWarning stays one
         model = load_leaving_unsaid(su.model_file, lambda message: su.replace_force_set and
                                     PASSIVE_FORCES in message, strict, say=said_by_the_loader)
-    check_com_body(su, su.path, model)   # before the kinematics and the reduction's minutes
+    _check_com_body_of(model, su)        # before the kinematics and the reduction's minutes
     if su.desired_points_file is not None:
         warn(f"{su.path}: <desired_points_file> {su.desired_points_file}: points are not "
              "tracked by urdf2dyn's residual reduction (only the desired kinematics)")
@@ -284,6 +284,16 @@ def _outside_bands(red, result, model):
             out.append(f"coordinate {name} moved {shown} RMS from the desired kinematics, "
                        f"more than OpenSim's band ({'2 deg' if is_angle else '2 cm'})")
     return out
+
+
+def _check_com_body_of(model, setup):
+    """Refuse (RRASetupError, naming the setup's <adjusted_com_body>) a body whose mass
+    centre the model cannot move alone, in reduce_residuals' words for its com_body."""
+    if not setup.adjust_com:
+        return
+    unmovable = com_body_refusal(model, setup.adjusted_com_body)
+    if unmovable is not None:
+        raise RRASetupError(f"{setup.path}: <adjusted_com_body>: {unmovable}")
 
 
 def _followed(model):

@@ -98,23 +98,16 @@ class RRASetup:
         return os.path.join(self.results_directory, f"{self.name}_{kind}")
 
 
-def check_com_body(setup, where, model=None):
+def check_com_body(setup, where):
     """Refuse (RRASetupError) an RRASetup that adjusts the mass centre of no body: read from
     a file (where: its path) or built by a library caller, it would change the total mass
-    with no body to move; and, given the model it runs on, one whose <adjusted_com_body>
-    is not a body of the model that can move alone."""
-    if not setup.adjust_com:
-        return
-    if setup.adjusted_com_body is None:
+    with no body to move. (Whether the model has that body is urdf2dyn.biomech.rra's to
+    check, once the model is loaded: the model's rules are urdf2dyn.biomech.residuals', which
+    imports this module.)"""
+    if setup.adjust_com and setup.adjusted_com_body is None:
         raise RRASetupError(f"{where}: <adjust_com_to_reduce_residuals> is true but "
                             "<adjusted_com_body> is empty: name the body whose mass centre "
                             "moves (usually torso)")
-    if model is None:
-        return
-    from ..residuals import com_body_refusal     # which imports this module (its Actuator)
-    unmovable = com_body_refusal(model, setup.adjusted_com_body)
-    if unmovable is not None:
-        raise RRASetupError(f"{where}: <adjusted_com_body>: {unmovable}")
 
 
 @dataclass
