@@ -310,6 +310,15 @@ char *u2d_osim_writer_write(u2d_osim_writer *wr, const u2d_osim_edit *edit, int 
 void u2d_osim_writer_free(u2d_osim_writer *wr);
 void u2d_urdf_free(u2d_urdf *u);
 
+/* 1 when gravity's squared length is finite: every component finite and none past ~1e154
+ * m/s^2. A longer one is never physical, and its length (OpenSim's, the direction up, a
+ * body weight) overflows; the readers and Model.gravity refuse it. */
+static inline int u2d_gravity_in_range(const double g[3])
+{
+    double s = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
+    return s - s == 0.0;                /* neither inf nor nan */
+}
+
 /* ---- the compiled model ------------------------------------------------ */
 
 typedef struct {
@@ -480,15 +489,6 @@ int u2d_gather_fext(const u2d_model *m, u2d_work *w, const u2d_fext *fext);
 /* RNEA's forward pass, shared with the regressor: u2d_rnea_start sets the world's v_0 = 0
  * and a_0 = -g; u2d_rnea_body_motion then places body i (jcalc: w->Xup, S, cJ) and sets its
  * v_i and a_i from its parent's, bodies in topological order. */
-/* 1 when gravity's squared length is finite: every component finite and none past ~1e154
- * m/s^2. A longer one is never physical, and its length (OpenSim's, the direction up, a
- * body weight) overflows; the readers and Model.gravity refuse it. */
-static inline int u2d_gravity_in_range(const double g[3])
-{
-    double s = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
-    return s - s == 0.0;                /* neither inf nor nan */
-}
-
 void u2d_rnea_start(u2d_work *w, const double gravity[3]);
 u2d_status u2d_rnea_body_motion(const u2d_model *m, u2d_work *w, int i, const u2d_real *q,
                                 const u2d_real *qd, const u2d_real *qdd);

@@ -1197,6 +1197,19 @@ static void check_paths(const u2d_urdf *u, const u2d_model *m)
     u2d_work_free(w);
 }
 
+/* Gravity the readers and Model.gravity take: up to ~1e154 m/s^2 a component (whose
+ * squared length is still a double), not beyond, not NaN or infinite (OpenSim 4.6 refuses
+ * the same: "A non-finite 'down' direction"). */
+static void check_gravity_in_range(void)
+{
+    static const struct { double g[3]; int in; } cases[] = {
+        {{0, 0, -9.81}, 1}, {{0, 0, 0}, 1}, {{1e154, 0, 0}, 1}, {{5e-324, 0, 0}, 1},
+        {{1e200, 0, 0}, 0}, {{1e154, 1e154, 0}, 0}, {{0, -1e308, 1e308}, 0},
+        {{NAN, 0, 0}, 0}, {{0, INFINITY, 0}, 0}, {{0, 0, -INFINITY}, 0}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        CHECK(u2d_gravity_in_range(cases[k].g) == cases[k].in, "gravity case %zu", k);
+}
+
 /* A marker set file in either layout, and text that is not one. */
 static void check_markerset(void)
 {
@@ -1693,6 +1706,7 @@ int main(int argc, char **argv)
     printf("\n");
 
     check_markerset();
+    check_gravity_in_range();
     check_mjcf_from_disk();
 
     /* generated robots */

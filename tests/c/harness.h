@@ -292,6 +292,7 @@ static const char *const H_OTHER_FUNCTIONS[] = {
     "moves_own_columns",      /* check_new_algorithms: the workspace's chain per such joint */
     "has_constant_columns", "jcalc_work",
     "work_set_columns",       /* check_constant_columns: the columns the lane units set once */
+    "gravity_in_range",       /* check_gravity_in_range: what the readers take */
 };
 
 /* The SIMD paths (csrc/batch/u2d_simd.h), the portable one first; the driver runs the batch
