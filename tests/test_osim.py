@@ -1196,6 +1196,42 @@ def test_a_joint_of_more_frames_than_urdf2dyn_names_is_refused_naming_it(osim, t
     assert str(refused.value).count("'pin'") == 1
 
 
+def test_a_joint_urdf2dyn_cannot_name_leaves_out_every_path_point_on_it_alike(osim, tmp_path):
+    """A WeldJoint of 129 <components> (past the 128 parts urdf2dyn names in one joint) and
+    two path points on its frame c0: the first point's failure to name the joint kept a
+    half-named joint (none of its frames, no renaming flags), which the second point then
+    read as if whole and placed, silently, seen from the wrong owner (had c0 been renamed,
+    the flag it read was a null pointer). Both are left out now, with the same reason. The
+    oracle: OpenSim 4.6 builds the model (the limit is urdf2dyn's own)."""
+    path = tmp_path / "weld_parts.osim"
+    _path_actuator_on(osim, path, "forceset", "/bodyset/link")
+    frames = "".join(f'<PhysicalOffsetFrame name="c{k}"><socket_parent>/bodyset/link'
+                     '</socket_parent></PhysicalOffsetFrame>' for k in range(129))
+    weld = ('<WeldJoint name="weld"><socket_parent_frame>/bodyset/link</socket_parent_frame>'
+            f'<socket_child_frame>/bodyset/tip</socket_child_frame><components>{frames}'
+            '</components></WeldJoint>')
+    tip = ('<Body name="tip"><mass>1</mass><mass_center>0 0 0</mass_center>'
+           '<inertia>0.1 0.1 0.1 0 0 0</inertia></Body>')
+    point = ('<PathPoint name="p{}"><socket_parent_frame>/jointset/weld/c0'
+             '</socket_parent_frame><location>0 0 0</location></PathPoint>')
+    text = path.read_text()
+    for added, at_end_of in ((weld, "JointSet"), (tip, "BodySet"),
+                             (point.format(3) + point.format(4), "PathPointSet")):
+        text, n = re.subn(rf"(</objects>\s*(<groups />\s*)?</{at_end_of}>)",
+                          lambda m: added + m.group(1), text)
+        assert n == 1, at_end_of
+    path.write_text(text)
+    om = osim.Model(str(path))
+    om.initSystem()
+    assert om.getJointSet().get("weld").getComponent("c0").getName() == "c0"
+    with pytest.warns(urdf2dyn.URDFWarning) as caught:
+        model = urdf2dyn.load(str(path))
+    said = [str(w.message) for w in caught if "more than 128" in str(w.message)]
+    assert len(said) == 2 and all("the point is left out" in s for s in said), said
+    from urdf2dyn.biomech.formats.osim import document
+    assert [p.name for p in document(model).paths[0].points] == ["p1", "p2"]
+
+
 def _frame_g_on(osim, path, parent):
     """_pin_with_frames_and_marker's pin with frames f, f (OpenSim names the second f_0) and
     g 0.05 m up on the frame that <socket_parent>parent</socket_parent> names, the marker

@@ -794,21 +794,18 @@ static u2d_xml *first_entry(u2d_xml *joint, const char *list)
     return l ? u2d_xml_first(l) : NULL;
 }
 
-/* OpenSim 4.6's names of joint's <components> (a property every Component has, named
- * first), its coordinates, then its frames: it names them in turn, each
- * by the name written unless one before it has that name already, then by name_0, else
- * name_1..., the first none before it has (Component::finalizeFromProperties, with a
- * warning): a frame written 'q' in a joint with a coordinate 'q' is 'q_0', and a socket
- * finds it by that name only. Named once per joint (o->jparts), since the sockets of every
- * frame, marker and path point on it ask; NULL on failure. */
-static struct joint_parts *joint_part_names(osim *o, u2d_xml *joint)
+static void free_parts(struct joint_parts *P)
 {
-    for (int k = 0; k < o->njparts; k++)
-        if (o->jparts[k].joint == joint) return &o->jparts[k];
-    if (grow(o, (void **)&o->jparts, &o->capjparts, o->njparts, sizeof *o->jparts))
-        return NULL;
-    struct joint_parts *P = &o->jparts[o->njparts++];
-    memset(P, 0, sizeof *P);
+    for (int i = 0; i < P->n; i++) free(P->names[i]);
+    free(P->names);
+    free(P->parts);
+    free(P->said);
+}
+
+/* Names joint's parts into P (zeroed by the caller) as joint_part_names says; -1 on
+ * failure, P then holding what was named so far. */
+static int name_joint_parts(osim *o, u2d_xml *joint, struct joint_parts *P)
+{
     P->joint = joint;
     enum { COMPONENTS, COORDINATES, FRAMES };
     for (int list = COMPONENTS; list <= FRAMES; list++) {
@@ -825,38 +822,50 @@ static struct joint_parts *joint_part_names(osim *o, u2d_xml *joint)
                 char owner[300];
                 snprintf(owner, sizeof owner, "joint '%.100s'", jname ? jname : "");
                 /* the joint being read is named already, before the message (o->what) */
-                fail_at(o, joint, "%s holds more than %d components, coordinates and frames, "
-                        "more than urdf2dyn reads in one joint: split its frames among the "
-                        "Model's <components> in a copy",
-                        strcmp(o->what, owner) == 0 ? "it" : owner, JOINT_PARTS_MAX);
-                return NULL;
+                return fail_at(o, joint, "%s holds more than %d components, coordinates and "
+                               "frames, more than urdf2dyn reads in one joint: split its "
+                               "frames among the Model's <components> in a copy",
+                               strcmp(o->what, owner) == 0 ? "it" : owner, JOINT_PARTS_MAX);
             }
             if (grow(o, (void **)&P->names, &P->capnames, P->n, sizeof *P->names) ||
                 grow(o, (void **)&P->parts, &P->capparts, P->n, sizeof *P->parts))
-                return NULL;
+                return -1;
             if (!(P->names[P->n] = name_not_among((const char *const *)P->names, P->n,
-                                                  written, NULL))) {
-                fail_at(o, NULL, "out of memory");
-                return NULL;
-            }
+                                                  written, NULL)))
+                return fail_at(o, NULL, "out of memory");
             P->parts[P->n++] = c;
         }
     }
-    if (!(P->said = calloc((size_t)P->n + 1, 1))) {
-        fail_at(o, NULL, "out of memory");
+    if (!(P->said = calloc((size_t)P->n + 1, 1))) return fail_at(o, NULL, "out of memory");
+    return 0;
+}
+
+/* OpenSim 4.6's names of joint's <components> (a property every Component has, named
+ * first), its coordinates, then its frames: it names them in turn, each
+ * by the name written unless one before it has that name already, then by name_0, else
+ * name_1..., the first none before it has (Component::finalizeFromProperties, with a
+ * warning): a frame written 'q' in a joint with a coordinate 'q' is 'q_0', and a socket
+ * finds it by that name only. Named once per joint (o->jparts), since the sockets of every
+ * frame, marker and path point on it ask; NULL on failure, which keeps nothing of the joint
+ * (a failure excused for one path point is met again by the next one asking). */
+static struct joint_parts *joint_part_names(osim *o, u2d_xml *joint)
+{
+    for (int k = 0; k < o->njparts; k++)
+        if (o->jparts[k].joint == joint) return &o->jparts[k];
+    struct joint_parts P;
+    memset(&P, 0, sizeof P);
+    if (name_joint_parts(o, joint, &P) ||
+        grow(o, (void **)&o->jparts, &o->capjparts, o->njparts, sizeof *o->jparts)) {
+        free_parts(&P);
         return NULL;
     }
-    return P;
+    o->jparts[o->njparts] = P;
+    return &o->jparts[o->njparts++];
 }
 
 static void free_joint_parts(osim *o)
 {
-    for (int k = 0; k < o->njparts; k++) {
-        for (int i = 0; i < o->jparts[k].n; i++) free(o->jparts[k].names[i]);
-        free(o->jparts[k].names);
-        free(o->jparts[k].parts);
-        free(o->jparts[k].said);
-    }
+    for (int k = 0; k < o->njparts; k++) free_parts(&o->jparts[k]);
     free(o->jparts);
 }
 
