@@ -1951,8 +1951,9 @@ def test_an_ignored_range_and_the_default_one_it_falls_back_on_are_each_said(
         coordinate = urdf2dyn.load(str(path)).coordinates["q"]
     ranges = [str(w.message) for w in caught if "<range>" in str(w.message)]
     assert len(ranges) == 2, ranges
-    for message, start in zip(ranges, said):
-        assert f"coordinate 'q': {start}" in message and "read as its range -10 10" in message
+    for message, start, default_ones in zip(ranges, said, ["", _DEFAULT_RANGE_ALSO]):
+        assert f"coordinate 'q'{default_ones}: {start}" in message, message
+        assert "read as its range -10 10" in message
     assert [coordinate.lower, coordinate.upper] == theirs[:2]
 
 
@@ -1971,10 +1972,42 @@ def test_the_files_default_coordinates_range_is_read_as_opensim_reads_a_range(
                                              f'{default}</range></Coordinate></defaults>', 1))
     theirs = _run_in_a_fresh_process(_COORDINATES_SCRIPT, str(path))["q"]
     assert theirs[:2] == read
-    with pytest.warns(urdf2dyn.URDFWarning, match=re.escape(f"coordinate 'q': <range>{default}"
-                                                            "</range>")):
+    with pytest.warns(urdf2dyn.URDFWarning, match=re.escape(
+            f"coordinate 'q'{_DEFAULT_RANGE_ALSO}: <range>{default}</range>")):
         coordinate = urdf2dyn.load(str(path)).coordinates["q"]
     assert [coordinate.lower, coordinate.upper] == theirs[:2]
+
+
+# what a finding on the <defaults> Coordinate's range adds to the first coordinate it names
+_DEFAULT_RANGE_ALSO = (" (and each coordinate after it without a <range>: the <defaults> "
+                       "one's, said once)")
+
+
+@pytest.mark.parametrize("default, read", [("-1 1.5 7", [-1.0, 1.5]),
+                                           ("1 y", [-10.0, 10.0])])
+def test_the_files_default_coordinates_range_is_said_once_for_all_coordinates(
+        osim, tmp_path, default, read):
+    """Three coordinates without a <range> of their own, the <defaults> Coordinate's one of
+    three numbers (OpenSim 4.6 reads the first two) or one it ignores: each coordinate has
+    the range OpenSim gives it (the oracle, in a fresh process). urdf2dyn said the same
+    finding for each coordinate, three times; it says it once, for the first, naming the
+    others."""
+    from rra_oracle import _run_in_a_fresh_process
+    path = tmp_path / "defaults.osim"
+    text = _v3_model([("PinJoint", "j1"), ("PinJoint", "j2"), ("PinJoint", "j3")])
+    path.write_text(text.replace('<Model name="v3">', '<Model name="v3"><defaults><Coordinate '
+                                 f'name="default"><range>{default}</range></Coordinate>'
+                                 '</defaults>', 1))
+    theirs = _run_in_a_fresh_process(_COORDINATES_SCRIPT, str(path))
+    assert {name: c[:2] for name, c in theirs.items()} == {"q1": read, "q2": read, "q3": read}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        coordinates = urdf2dyn.load(str(path)).coordinates
+    said = [str(w.message) for w in caught if "<range>" in str(w.message)]
+    assert len(said) == 1, said
+    assert f"coordinate 'q1'{_DEFAULT_RANGE_ALSO}: <range>{default}</range>" in said[0]
+    assert {name: [c.lower, c.upper] for name, c in coordinates.items()} == {
+        name: c[:2] for name, c in theirs.items()}
 
 
 @pytest.mark.parametrize("written", ["<range></range>", "<range/>", "<range> \n\t</range>"])

@@ -60,6 +60,7 @@ typedef struct {
     int njname, capjname, capjnext, capjnode;
     struct joint_parts *jparts; /* OpenSim's names of the joints' parts, as sockets asked   */
     int njparts, capjparts;
+    int said_default_range;     /* the <defaults> Coordinate's <range> said (once per load) */
 } osim;
 
 static int fail_at(osim *o, u2d_xml *node, const char *fmt, ...)
@@ -219,6 +220,8 @@ static int scan_range(osim *o, u2d_xml *node, double out[2], int *count, const c
  * for an empty one, and for one it ignores ("does not contain enough values", or a token it
  * reads no number from): then RANGE_ONE_NUMBER or RANGE_UNREADABLE, *bad at that token.
  * *written: whether the range was read from the file. */
+static int says_range_of(osim *o, u2d_xml *holder);
+static const char *default_range_also(osim *o, u2d_xml *holder);
 static int read_range(osim *o, u2d_xml *holder, const char *name, double range[2],
                       int *written, const char **bad)
 {
@@ -228,10 +231,11 @@ static int read_range(osim *o, u2d_xml *holder, const char *name, double range[2
     double read[2];
     int count, why = scan_range(o, node, read, &count, bad);
     if (why != RANGE_KEPT) return why;
-    if (count > 2)
-        note(o, node, "coordinate '%.100s': <range>%.60s</range> holds %d numbers, of which "
+    if (count > 2 && says_range_of(o, holder))
+        note(o, node, "coordinate '%.100s'%s: <range>%.60s</range> holds %d numbers, of which "
              "OpenSim 4.6 reads the first two: read as %g %g; write two numbers, lower then "
-             "upper", name, u2d_xml_text(node), count, read[0], read[1]);
+             "upper", name, default_range_also(o, holder), u2d_xml_text(node), count, read[0],
+             read[1]);
     memcpy(range, read, sizeof read);
     *written = 1;
     return RANGE_KEPT;
@@ -1253,11 +1257,30 @@ static u2d_xml *property_owner(u2d_xml *c, u2d_xml *fallback, const char *elem)
     return !writes(c, elem) && writes(fallback, elem) ? fallback : c;
 }
 
+/* Whether a finding on holder's <range> is to be said: the <defaults> Coordinate's, which
+ * every coordinate writing no range of its own reads, is said once (for the first of them,
+ * naming the others, default_range_also), a coordinate's own always. */
+static int says_range_of(osim *o, u2d_xml *holder)
+{
+    if (holder != default_coordinate(o)) return 1;
+    if (o->said_default_range) return 0;
+    o->said_default_range = 1;
+    return 1;
+}
+
+/* What a finding on holder's <range> adds for the <defaults> Coordinate's (says_range_of). */
+static const char *default_range_also(osim *o, u2d_xml *holder)
+{
+    return holder == default_coordinate(o) ? " (and each coordinate after it without a "
+                                             "<range>: the <defaults> one's, said once)" : "";
+}
+
 /* Says that OpenSim 4.6 ignores holder's <range> for coordinate C (why, from read_range; bad
  * at the token it reads no number from), which then has C->range. */
 static void note_ignored_range(osim *o, u2d_xml *holder, const u2d_coordinate *C, int why,
                                const char *bad)
 {
+    if (!says_range_of(o, holder)) return;
     u2d_xml *ignored = u2d_xml_child(holder, "range");
     char reason[96];
     if (why == RANGE_ONE_NUMBER)
@@ -1265,9 +1288,10 @@ static void note_ignored_range(osim *o, u2d_xml *holder, const u2d_coordinate *C
     else
         snprintf(reason, sizeof reason, "holds '%.*s', not a number to OpenSim 4.6, which "
                  "ignores the range", token_length(bad) < 30 ? token_length(bad) : 30, bad);
-    note(o, ignored, "coordinate '%.100s': <range>%.40s</range> %s: read as its range %g %g, "
+    note(o, ignored, "coordinate '%.100s'%s: <range>%.40s</range> %s: read as its range %g %g, "
          "as OpenSim reads it; write two numbers, lower then upper", C->name,
-         u2d_xml_text(ignored), reason, C->range[0], C->range[1]);
+         default_range_also(o, holder), u2d_xml_text(ignored), reason, C->range[0],
+         C->range[1]);
 }
 
 /* Coordinate c's range as OpenSim 4.6 reads it: its own <range>, else (none, empty, or one
