@@ -1978,6 +1978,28 @@ def test_the_files_default_coordinates_range_is_read_as_opensim_reads_a_range(
     assert [coordinate.lower, coordinate.upper] == theirs[:2]
 
 
+@pytest.mark.parametrize("token, quoted", [("a" * 29 + "é", "a" * 29),
+                                            ("a" * 28 + "€x", "a" * 28),
+                                            ("a" * 27 + "€", "a" * 27 + "€")])
+def test_a_ranges_token_is_quoted_whole_characters(osim, tmp_path, token, quoted):
+    """A <range> token OpenSim 4.6 reads no number from (it ignores the range: the oracle,
+    its -10 10), quoted up to 30 bytes: urdf2dyn cut it at the 30th byte, inside 'é' or '€',
+    and the finding showed U+FFFD where the file has a character. It cuts before a character
+    that does not fit whole."""
+    path = tmp_path / "token.osim"
+    _pin_with_range(osim, path, f"1 {token}", clamped=False)
+    om = osim.Model(str(path))
+    om.initSystem()
+    theirs = om.getCoordinateSet().get("q")
+    assert (theirs.getRangeMin(), theirs.getRangeMax()) == (-10.0, 10.0)
+    with pytest.warns(urdf2dyn.URDFWarning) as caught:
+        coordinate = urdf2dyn.load(str(path)).coordinates["q"]
+    (said,) = [str(w.message) for w in caught if "<range>" in str(w.message)]
+    assert "\ufffd" not in said
+    assert f"holds '{quoted}', not a number to OpenSim 4.6" in said
+    assert (coordinate.lower, coordinate.upper) == (-10.0, 10.0)
+
+
 # what a finding on the <defaults> Coordinate's range adds to the first coordinate it names
 _DEFAULT_RANGE_ALSO = (" (and each coordinate after it without a <range>: the <defaults> "
                        "one's, said once)")

@@ -128,6 +128,18 @@ static int token_length(const char *p)
     return n;
 }
 
+/* How many of the first max bytes of UTF-8 text p to quote in a message: up to max, cut
+ * before a character that would not fit whole (a byte cut inside one reaches the user as
+ * U+FFFD, in place of the character the file holds). */
+static int utf8_cut(const char *p, int max)
+{
+    int n = 0;
+    while (n < max && p[n]) n++;
+    if (n == max && ((unsigned char)p[n] & 0xC0) == 0x80)
+        while (n > 0 && ((unsigned char)p[n] & 0xC0) == 0x80) n--;
+    return n;
+}
+
 /* The next number of an element's text from *p, as u2d_scan_decimal scans it (1 and *x, 0
  * at the end, else its error, *p left at the token), an infinity or NaN spelled as OpenSim
  * 4.6 reads one taken as a number when words_ok (a coordinate's <range>). */
@@ -1287,7 +1299,8 @@ static void note_ignored_range(osim *o, u2d_xml *holder, const u2d_coordinate *C
         snprintf(reason, sizeof reason, "is one number, which OpenSim 4.6 ignores");
     else
         snprintf(reason, sizeof reason, "holds '%.*s', not a number to OpenSim 4.6, which "
-                 "ignores the range", token_length(bad) < 30 ? token_length(bad) : 30, bad);
+                 "ignores the range", utf8_cut(bad, token_length(bad) < 30 ?
+                                                    token_length(bad) : 30), bad);
     note(o, ignored, "coordinate '%.100s'%s: <range>%.40s</range> %s: read as its range %g %g, "
          "as OpenSim reads it; write two numbers, lower then upper", C->name,
          default_range_also(o, holder), u2d_xml_text(ignored), reason, C->range[0],
