@@ -1622,12 +1622,13 @@ def test_a_socket_path_opensim_connects_finds_its_frame_for_every_owner(osim, tm
                                atol=1e-15)
 
 
-def _path_actuator_on(osim, path, where, socket):
+def _path_actuator_on(osim, path, where, socket, geometry_path=' name="path"', version=None):
     """_pin_model with a PathActuator 'act' from (0, 1, 0) on ground to the link's origin,
     its second point's <socket_parent_frame>socket</socket_parent_frame>, the actuator in
-    the ForceSet ("forceset") or the Model's <components> ("components"). Written to path."""
+    the ForceSet ("forceset") or the Model's <components> ("components"), its path written
+    <GeometryPath{geometry_path}>, the document's version given. Written to path."""
     _pin_model(osim, path)
-    act = ('<PathActuator name="act"><GeometryPath name="path"><PathPointSet><objects>'
+    act = (f'<PathActuator name="act"><GeometryPath{geometry_path}><PathPointSet><objects>'
            '<PathPoint name="p1"><socket_parent_frame>/ground</socket_parent_frame>'
            '<location>0 1 0</location></PathPoint><PathPoint name="p2"><socket_parent_frame>'
            f'{socket}</socket_parent_frame><location>0 0 0</location></PathPoint></objects>'
@@ -1640,7 +1641,83 @@ def _path_actuator_on(osim, path, where, socket):
         start = text.index("<Model name=")
         end = text.index(">", start) + 1
         text = text[:end] + f"<components>{act}</components>" + text[end:]
+    if version is not None:
+        text, n = re.subn(r'<OpenSimDocument Version="\d+">',
+                          f'<OpenSimDocument Version="{version}">', text)
+        assert n == 1
     path.write_text(text)
+
+
+@pytest.mark.parametrize("geometry_path, version", [("", None), (' name="gp"', "40400"),
+                                                    (' name="geometrypath"', "40000")],
+                         ids=["unnamed", "named_4_4", "named_4_0"])
+def test_a_path_points_owner_is_the_path_opensim_names_path(osim, tmp_path, geometry_path,
+                                                            version):
+    """A force's <GeometryPath> unnamed, or named otherwise in a file older than 4.5's:
+    OpenSim 4.6 names it 'path' whatever (the oracle: its point's absolute path), so a
+    point's relative socket 'link' names /forceset/act/path/p2/link. urdf2dyn named an
+    unnamed one 'geometrypath' and a named one by its name, and said so in the finding
+    that left the point out."""
+    path = tmp_path / "path.osim"
+    _path_actuator_on(osim, path, "forceset", "/bodyset/link", geometry_path, version)
+    om = osim.Model(str(path))
+    om.initSystem()
+    (theirs,) = [c.getAbsolutePathString() for c in om.getComponentsList()
+                 if c.getName() == "p2"]
+    assert theirs == "/forceset/act/path/p2"
+    _path_actuator_on(osim, path, "forceset", "link", geometry_path, version)
+    assert "Failed to connect Socket 'parent_frame'" in _initsystem_refuses(osim, path)
+    with pytest.warns(urdf2dyn.URDFWarning) as caught:
+        urdf2dyn.load(str(path))
+    said = " | ".join(str(w.message) for w in caught)
+    assert f"names '{theirs}/link': no such frame" in said
+    assert "GeometryPath name" not in said
+
+
+def test_a_path_opensim_does_not_read_for_its_name_is_said(osim, tmp_path):
+    """<GeometryPath name="gp"> in a file of version 40500 or later: OpenSim 4.6 reads a
+    force's path from one named 'path' (or unnamed) only, so it reads none and refuses the
+    model (the oracle). urdf2dyn read it silently; it reads it as the path and says why
+    OpenSim refuses the file, and what to write."""
+    from urdf2dyn.biomech.formats.osim import path_lengths
+    path = tmp_path / "gp.osim"
+    _path_actuator_on(osim, path, "forceset", "/bodyset/link", ' name="gp"', "40500")
+    assert "A valid path must be connected to a model by at least two PathPoints" in \
+        _initsystem_refuses(osim, path)
+    with pytest.warns(urdf2dyn.URDFWarning, match=re.escape(
+            '<GeometryPath name="gp">: OpenSim 4.6 reads a path named "path" (or unnamed) '
+            'only, in a file of version 40500 on (this one is 40500)')):
+        model = urdf2dyn.load(str(path))
+    _path_actuator_on(osim, path, "forceset", "/bodyset/link", ' name="gp"', "40400")
+    om = osim.Model(str(path))
+    state = om.initSystem()
+    theirs = osim.PathActuator.safeDownCast(om.getComponent("/forceset/act")).getLength(state)
+    np.testing.assert_allclose(path_lengths(model, np.zeros((1, 1)))[0], [theirs], rtol=0,
+                               atol=1e-15)
+
+
+@pytest.mark.parametrize("socket", ["../../bodyset/link", "/bodyset/link", "../bodyset/link"])
+def test_a_renamed_marker_set_keeps_its_markers_path(osim, tmp_path, socket):
+    """<MarkerSet name="mk">: OpenSim 4.6 names the set 'markerset' whatever its name (the
+    oracle: its marker's path, /markerset/M), so a marker's ../../bodyset/link finds the link
+    and ../bodyset/link nothing (initSystem fails), as urdf2dyn reads them."""
+    path = tmp_path / "mk.osim"
+    _pin_with_frames_and_marker(osim, path, [], socket)
+    path.write_text(path.read_text().replace('<MarkerSet name="markerset">',
+                                             '<MarkerSet name="mk">', 1))
+    if socket == "../bodyset/link":
+        assert "Failed to connect Socket 'parent_frame'" in _initsystem_refuses(osim, path)
+        with pytest.raises(urdf2dyn.URDFError, match="names '/markerset/bodyset/link'"):
+            urdf2dyn.load(str(path))
+        return
+    om = osim.Model(str(path))
+    state = om.initSystem()
+    assert om.getMarkerSet().get("M").getAbsolutePathString() == "/markerset/M"
+    theirs = om.getMarkerSet().get("M").findLocationInFrame(state, om.getBodySet().get("link"))
+    (marker,) = _load(str(path)).markers
+    assert marker.link == "link"
+    np.testing.assert_allclose(marker.position, [theirs.get(k) for k in range(3)], rtol=0,
+                               atol=1e-15)
 
 
 @pytest.mark.parametrize("where, socket, read", [

@@ -2675,6 +2675,27 @@ static int force_path_of(osim *o, u2d_xml *f, char *out, size_t size)
     return -1;
 }
 
+/* From this document version on, OpenSim 4.6 reads a force's path (its property `path`) from
+ * a <GeometryPath> named "path" or unnamed only; from an older file, whatever its name. */
+#define OSIM_VERSION_OF_PATH_PROPERTY 40500
+
+/* Says a force's <GeometryPath> gp named other than "path" in a file OpenSim 4.6 reads it
+ * from by that name only (OSIM_VERSION_OF_PATH_PROPERTY): it reads none, and refuses the
+ * model (a path needs two points). Its name in paths is "path" whatever it is written. */
+static void note_path_not_read_by_opensim(osim *o, u2d_xml *gp)
+{
+    const char *gname = u2d_xml_attr(gp, "name");
+    if (!gname || strcmp(gname, "path") == 0 ||
+        o->u->osim.version < OSIM_VERSION_OF_PATH_PROPERTY)
+        return;
+    /* 263 characters and the name at most 30: within note's 300 */
+    note(o, gp, "<GeometryPath name=\"%.*s\">: OpenSim 4.6 reads a path named \"path\" (or "
+         "unnamed) only, in a file of version %d on (this one is %d), so it refuses the model "
+         "(\"A valid path must be connected ... by at least two PathPoints\"); read as the "
+         "path here: write name=\"path\"", utf8_cut(gname, 30), gname,
+         OSIM_VERSION_OF_PATH_PROPERTY, o->u->osim.version);
+}
+
 /* Every force (of the ForceSet or <components>) with a <GeometryPath>: its points, wraps
  * and lengths. */
 static int read_paths(osim *o)
@@ -2701,13 +2722,13 @@ static int read_paths(osim *o)
                 P->lengths = U2D_LENGTHS_NONE;
         P->point0 = d->npoint;
         P->wrap0 = d->npathwrap;
-        /* its points' relative sockets are seen from <force>/<path>/<point> */
+        /* its points' relative sockets are seen from <force>/path/<point>: OpenSim 4.6 names
+         * the path after its property, whatever the name written (the point set is none of
+         * the path's names) */
+        note_path_not_read_by_opensim(o, gp);
         char owner[512];
         int found = force_path_of(o, f, owner, sizeof owner) == 0;
-        const char *gname = u2d_xml_attr(gp, "name");
-        if (found)
-            snprintf(owner + strlen(owner), sizeof owner - strlen(owner), "/%.200s",
-                     gname && gname[0] ? gname : "geometrypath");
+        if (found) snprintf(owner + strlen(owner), sizeof owner - strlen(owner), "/path");
         for (u2d_xml *pt = first_object(gp, "PathPointSet"); pt; pt = u2d_xml_next(pt))
             excused(o, pt, read_point(o, pt, found ? owner : NULL), "the point");
         for (u2d_xml *pw = first_object(gp, "PathWrapSet"); pw; pw = u2d_xml_next(pw)) {
