@@ -1232,6 +1232,44 @@ def test_a_joint_urdf2dyn_cannot_name_leaves_out_every_path_point_on_it_alike(os
     assert [p.name for p in document(model).paths[0].points] == ["p1", "p2"]
 
 
+def test_a_renamed_joints_frame_named_before_the_joint_is_read_is_found(osim, tmp_path):
+    """Joints pin, w, pin in the JointSet: OpenSim 4.6 names the second pin 'pin_0', and
+    w, written before it, hangs body b3 from its frame f (/jointset/pin_0/f, 0.3 m up the
+    link). urdf2dyn named each joint as it read it, so w found no joint pin_0 and the file
+    was refused. The oracle: where OpenSim puts b3 with q at 0.4."""
+    path = tmp_path / "forward.osim"
+    _pin_model(osim, path)
+    body = ('<Body name="{}"><mass>1</mass><mass_center>0 0 0</mass_center>'
+            '<inertia>0.1 0.1 0.1 0 0 0</inertia></Body>')
+    weld = ('<WeldJoint name="w"><socket_parent_frame>/jointset/pin_0/f</socket_parent_frame>'
+            '<socket_child_frame>/bodyset/b3</socket_child_frame></WeldJoint>')
+    pin = ('<PinJoint name="pin"><socket_parent_frame>f</socket_parent_frame>'
+           '<socket_child_frame>/bodyset/b2</socket_child_frame><coordinates><Coordinate '
+           'name="q2"/></coordinates><frames><PhysicalOffsetFrame name="f"><socket_parent>'
+           '/bodyset/link</socket_parent><translation>0 0.3 0</translation>'
+           '<orientation>0 0 0.2</orientation></PhysicalOffsetFrame></frames></PinJoint>')
+    text = path.read_text()
+    for added, at_end_of in ((weld + pin, "JointSet"),
+                             (body.format("b2") + body.format("b3"), "BodySet")):
+        text, n = re.subn(rf"(</objects>\s*(<groups />\s*)?</{at_end_of}>)",
+                          lambda m: added + m.group(1), text)
+        assert n == 1, at_end_of
+    path.write_text(text)
+    om = osim.Model(str(path))
+    state = om.initSystem()
+    assert [om.getJointSet().get(k).getName() for k in range(3)] == ["pin", "w", "pin_0"]
+    om.getCoordinateSet().get("q").setValue(state, 0.4)
+    om.realizePosition(state)
+    where = om.getBodySet().get("b3").getPositionInGround(state)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)     # pin renamed pin_0, said
+        model = urdf2dyn.load(str(path))
+    q = np.zeros(model.nq)
+    q[list(model.q_names).index("q")] = 0.4
+    position = model.forward_kinematics(q)[0][model.link_names.index("b3")]
+    np.testing.assert_allclose(position, [where.get(k) for k in range(3)], rtol=0, atol=1e-15)
+
+
 def _frame_g_on(osim, path, parent):
     """_pin_with_frames_and_marker's pin with frames f, f (OpenSim names the second f_0) and
     g 0.05 m up on the frame that <socket_parent>parent</socket_parent> names, the marker

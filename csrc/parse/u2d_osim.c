@@ -58,6 +58,7 @@ typedef struct {
     int *jnext;                 /* per name: the suffix a joint that repeats it tries first */
     u2d_xml **jnode;            /* per name: the joint element it names                     */
     int njname, capjname, capjnext, capjnode;
+    int jreading;               /* the joint being read: its index in jname                  */
     struct joint_parts *jparts; /* OpenSim's names of the joints' parts, as sockets asked   */
     int njparts, capjparts;
     int said_default_range;     /* the <defaults> Coordinate's <range> said (once per load) */
@@ -585,7 +586,8 @@ static int station_defined_frame(osim *o, u2d_xml *joint, u2d_xml *f, const char
 static struct joint_parts *joint_part_names(osim *o, u2d_xml *joint);
 
 /* Joint's name in its path, /jointset/<name>: the one OpenSim 4.6 gives it (name_joint's,
- * a repeated name suffixed), or as written for a joint not read yet. */
+ * a repeated name suffixed; a JointSet's are all named before any is read), or as
+ * written for one not named. */
 static const char *joint_path_name(osim *o, u2d_xml *joint)
 {
     for (int k = 0; k < o->njname; k++)
@@ -594,8 +596,8 @@ static const char *joint_path_name(osim *o, u2d_xml *joint)
     return name ? name : "";
 }
 
-/* The joint /jointset/<name> names: the one read so far that OpenSim 4.6 names name (of two
- * joints written 'pin', the second is 'pin_0'), else the JointSet's first written so. */
+/* The joint /jointset/<name> names: the one OpenSim 4.6 names name (of two joints written
+ * 'pin', the second is 'pin_0'), else the JointSet's first written so. */
 static u2d_xml *joint_named(osim *o, const char *name)
 {
     for (int k = 0; k < o->njname; k++)
@@ -1756,7 +1758,7 @@ static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, i
                       const u2d_xform *XM, u2d_xml *coords, const char *child_frame_name)
 {
     u2d_urdf *u = o->u;
-    const char *type = u2d_xml_name(node), *name = o->jname[o->njname - 1];
+    const char *type = u2d_xml_name(node), *name = o->jname[o->jreading];
     int reversed;
     if (read_reverse(o, node, &reversed)) return -1;
     if (child == 0) return fail_at(o, node, "the child frame is on ground");
@@ -2901,8 +2903,15 @@ u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])
     /* joints: OpenSim 4's JointSet, or OpenSim 3's joint inside each body */
     o.jointset = u2d_xml_child(o.model, "JointSet");
     if (o.jointset) {
+        /* all named first: a socket finds a joint by the name OpenSim gives it, one written
+         * later in the file included (/jointset/pin_0/f, the second 'pin') */
         for (u2d_xml *j = first_object(o.model, "JointSet"); j; j = u2d_xml_next(j))
-            if (name_joint(&o, j) || read_joint4(&o, j)) goto error;
+            if (name_joint(&o, j)) goto error;
+        int k = 0;
+        for (u2d_xml *j = first_object(o.model, "JointSet"); j; j = u2d_xml_next(j), k++) {
+            snprintf(o.what, sizeof o.what, "joint '%.200s'", o.jname[o.jreading = k]);
+            if (read_joint4(&o, j)) goto error;
+        }
     } else {
         int l = 0;
         for (u2d_xml *b = first_object(o.model, "BodySet"); b; b = u2d_xml_next(b)) {
@@ -2912,7 +2921,9 @@ u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])
             l++;
             u2d_xml *wrap = u2d_xml_child(b, "Joint"), *j = wrap ? u2d_xml_first(wrap) : NULL;
             if (!j) continue;                   /* check_tree names the body */
-            if (name_joint(&o, j) || read_joint3(&o, j, l)) goto error;
+            if (name_joint(&o, j)) goto error;
+            o.jreading = o.njname - 1;
+            if (read_joint3(&o, j, l)) goto error;
         }
     }
     o.what[0] = '\0';
