@@ -290,7 +290,8 @@ int u2d_is_mjcf(const char *xml);
  * in err. */
 typedef struct {
     char name[128];
-    char frame[256];            /* <socket_parent_frame> or OpenSim 3's <body>, as written */
+    char frame[256];            /* <socket_parent_frame>'s absolute path, from /markerset/<name>
+                                 * (OpenSim's), or OpenSim 3's <body> as written             */
     double location[3];         /* m, in that frame                                       */
     int fixed;
 } u2d_markerset_entry;

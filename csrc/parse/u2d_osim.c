@@ -2818,7 +2818,11 @@ int u2d_markerset_parse(const char *xml, u2d_markerset_entry **out, u2d_finding 
             goto error;
         }
         snprintf(E->name, sizeof E->name, "%s", name);
+        /* the file's markers join the model's MarkerSet (Model::updateMarkerSet): a socket
+         * path is read from /markerset/<name>, as a model's own marker's */
         read_word(m, u2d_xml_name(at), E->frame, sizeof E->frame);
+        if (socket_frame_of(&o, at, "/markerset", name, E->frame, sizeof E->frame))
+            goto error;
         if (read_child(&o, m, "location", 3, E->location) || read_flag(&o, m, "fixed", &E->fixed))
             goto error;
         count++;

@@ -1056,3 +1056,53 @@ def test_a_measurement_pair_with_a_partial_gap_is_left_out_as_opensim_does(tmp_p
                 f"2 s of {trc} (from 1.2 to 1.4 s)") in note[0], note
         assert "OpenSim's ScaleTool leaves the measurement out too" in note[0], note
         assert "fill the gap" in note[0], note
+
+
+def _pin_link_model(osim, path):
+    """A link on a pin 'q' from ground, built by OpenSim's API and written to path."""
+    m = osim.Model()
+    body = osim.Body("link", 2.0, osim.Vec3(0, -0.5, 0), osim.Inertia(0.1, 0.1, 0.1))
+    m.addBody(body)
+    pin = osim.PinJoint("pin", m.getGround(), osim.Vec3(0), osim.Vec3(0), body, osim.Vec3(0),
+                        osim.Vec3(0))
+    pin.updCoordinate().setName("q")
+    m.addJoint(pin)
+    m.finalizeConnections()
+    m.printToXML(str(path))
+
+
+@pytest.mark.parametrize("socket", ["link", "../bodyset/link", "../../bodyset/link",
+                                    "/bodyset/link/", " /ground "])
+def test_a_marker_set_files_socket_is_read_from_the_marker_as_opensim_reads_it(
+        osim, tmp_path, socket):
+    """A marker set file's (GenericModelMaker's marker_set_file) <socket_parent_frame>:
+    OpenSim 4.6 adds its markers to the model's MarkerSet (updateMarkerSet) and reads a
+    relative path from /markerset/M, so 'link' and '../bodyset/link' connect nothing
+    (initSystem fails) and ../../bodyset/link is the link (the oracle: where it puts the
+    marker). urdf2dyn took the path's last name, a body, for all of them; it reads the path
+    as a model's own marker's, and skips, with a warning naming it, a marker on no body."""
+    model_path, markers = tmp_path / "pin.osim", tmp_path / "markers.xml"
+    _pin_link_model(osim, model_path)
+    markers.write_text('<?xml version="1.0" encoding="UTF-8" ?><OpenSimDocument Version='
+                       '"40000"><MarkerSet name="markerset"><objects><Marker name="M">'
+                       f'<socket_parent_frame>{socket}</socket_parent_frame><location>0.1 0.2 '
+                       '0</location></Marker></objects></MarkerSet></OpenSimDocument>')
+    om = osim.Model(str(model_path))
+    om.initSystem()
+    om.updateMarkerSet(osim.MarkerSet(str(markers)))
+    model = urdf2dyn.load(str(model_path))
+    if socket in ("link", "../bodyset/link"):
+        with pytest.raises(Exception, match="Failed to connect Socket 'parent_frame'"):
+            om.initSystem()
+        read = "/markerset/M/link" if socket == "link" else "/markerset/bodyset/link"
+        with pytest.warns(urdf2dyn.Urdf2dynWarning, match=re.escape(
+                f"marker 'M' is on '{read}' (its socket's path read from /markerset/M, as "
+                "OpenSim 4.6 reads it), which is not a body of the model")):
+            assert S.read_marker_set_file(str(markers), model) == []
+        return
+    state = om.initSystem()
+    theirs = om.getMarkerSet().get("M")
+    frame = theirs.getParentFrame().getAbsolutePathString()
+    ((name, body, location, fixed),) = S.read_marker_set_file(str(markers), model)
+    assert (name, "/ground" if body == "ground" else f"/bodyset/{body}") == ("M", frame)
+    assert location == tuple(theirs.get_location().get(k) for k in range(3))

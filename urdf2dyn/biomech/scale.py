@@ -803,18 +803,34 @@ def _exists(s, element, path, advice):
                               f"relative to the setup file's folder): {advice}")
 
 
+def _body_of_marker_frame(frame: str) -> str | None:
+    """The body a marker set file's marker is on: its socket's absolute path (the core's)
+    /bodyset/<body> or /ground, or OpenSim 3's <body> name; None for any other frame."""
+    if not frame.startswith("/"):
+        return frame
+    if frame == "/ground":
+        return "ground"
+    body = frame[len("/bodyset/"):] if frame.startswith("/bodyset/") else ""
+    return body if body and "/" not in body else None
+
+
 def read_marker_set_file(path: str, model: Model, strict: bool = False
                          ) -> list[tuple[str, str, tuple, bool]]:
     """An OpenSim marker set file (GenericModelMaker's marker_set_file, read by the core's
     .osim reader) for a model: [(name, body, location in the body frame, fixed)], markers on
-    a frame that is not a body of the model warned about and skipped."""
+    a frame that is not a body of the model warned about and skipped. A marker's
+    <socket_parent_frame> names its body as a model's marker's does, by the path OpenSim 4.6
+    reads from /markerset/<marker> (/bodyset/<body>, /ground), never by a last name; OpenSim
+    3's <body> by its name."""
     bodies = set(document(model).bodies)
     out = []
     for name, frame, location, fixed in read_marker_set(path, strict):
-        body = frame.strip().rstrip("/").split("/")[-1]
+        body = _body_of_marker_frame(frame)
         if body not in bodies:
-            report(f"{path}: marker {name!r} is on {frame!r}, which is not a body of the "
-                   "model; skipped", strict=strict)
+            read_as = (f" (its socket's path read from /markerset/{name}, as OpenSim 4.6 "
+                       "reads it)" if frame.startswith("/") else "")
+            report(f"{path}: marker {name!r} is on {frame!r}{read_as}, which is not a body "
+                   "of the model (write /bodyset/<body> or /ground); skipped", strict=strict)
             continue
         out.append((name, body, tuple(location), bool(fixed)))
     return out

@@ -259,8 +259,10 @@ def _report_unwrapped(paths: list[Path], wraps: list[Wrap], shown: int = 6) -> N
 def read_marker_set(path: str | os.PathLike[str], strict: bool = False
                     ) -> list[tuple[str, str, tuple, bool]]:
     """An OpenSim marker set file (a ``<MarkerSet>`` of ``<Marker>`` s, OpenSim 3 or 4), read
-    by the core's .osim reader: (name, frame as written, location (m, in that frame),
-    fixed) per marker. ValueError naming the file and marker of what cannot be read; what
+    by the core's .osim reader: (name, frame, location (m, in that frame), fixed) per
+    marker, the frame a <socket_parent_frame>'s absolute path as OpenSim 4.6 reads it from
+    the marker (/markerset/<name>: the file's markers join the model's MarkerSet), an
+    OpenSim 3 <body> as written. ValueError naming the file and marker of what cannot be read; what
     is read as written but questionable (a bare '&'...) is warned about as in a model file
     (URDFWarning, refused under strict)."""
     from ... import _core
