@@ -772,19 +772,23 @@ class Model:
         know."""
         if not self._opensim:
             return []
+        doc = self._c.osim_doc()
         named = {}
         for kind, names in (("joint", [j.name for j in self.joints]),
                             ("body or frame", self.link_names),
                             ("coordinate", self.coordinates),
                             ("marker", [m.name for m in self.markers]),
-                            ("force", [f.name for f in self.forces])):
+                            ("force", [f.name for f in self.forces]),
+                            ("frame", [f[0] for f in doc["frames"]]),
+                            ("wrap object", [w[0] for w in doc["wraps"]]),
+                            *((kind, [name]) for kind, name in doc["named"])):
             for name in names:
                 if any(c in OPENSIM_NAME_FORBIDDEN for c in name):
                     named.setdefault(name, kind)
         if not named:
             return []
         renamed = {}
-        if self._c.osim_doc()["version"] < OPENSIM_VERSION_NAMES_KEEP_BLANKS:
+        if doc["version"] < OPENSIM_VERSION_NAMES_KEEP_BLANKS:
             renamed = {n: k for n, k in named.items() if not any(c in "\\/*+" for c in n)}
             named = {n: k for n, k in named.items() if n not in renamed}
         findings = []

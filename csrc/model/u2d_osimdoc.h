@@ -65,6 +65,13 @@ typedef enum {
     U2D_WRAP_OTHER,         /* a wrap object urdf2dyn does not know (kept, not evaluated)    */
 } u2d_wrap_type;
 
+/* A named component OpenSim 4.6 checks the name of that no table above holds: a
+ * constraint, a contact geometry, an entry of a <components> list (kind: a static word). */
+typedef struct {
+    const char *kind;
+    const char *name;
+} u2d_osim_named;
+
 /* A wrap object of a body's WrapObjectSet. */
 typedef struct {
     const char *name;
@@ -133,6 +140,8 @@ typedef struct {
     u2d_osim_wrap *wrap;        /* (nwrap) body by body                                    */
     u2d_osim_pathwrap *pathwrap;/* (npathwrap) path by path                                */
     u2d_osim_geometry *geometry;/* (ngeometry)                                             */
+    int nnamed;
+    u2d_osim_named *named;      /* (nnamed) in file order                                  */
 } u2d_osimdoc;
 
 /* ---- the .osim writer (parse/u2d_osim_write.c) ---------------------------------------- */

@@ -48,7 +48,7 @@ typedef struct {
     int caplink, capjoint, capcustom, capfunc, capfdata, capcoord, capmarker, capcoupler,
         capforce;
     int caplinknode, capaxis, capdocmarker, capcouplernode, capframe, cappath, cappoint,
-        capwrap, cappathwrap, capgeometry;    /* u->osim's arrays                          */
+        capwrap, cappathwrap, capgeometry, capnamed;    /* u->osim's arrays                */
     int nbody;                  /* links 1 .. nbody are the bodies                          */
     char **owned;               /* names made here (frame links), freed after own_strings  */
     int nowned, capowned;
@@ -2197,6 +2197,44 @@ static void summarize_skipped(osim *o)
     }
 }
 
+/* One more named component (u2d_osim_named) of element c, when it has a name. */
+static int add_named(osim *o, u2d_xml *c, const char *kind)
+{
+    u2d_osimdoc *d = &o->u->osim;
+    const char *name = u2d_xml_attr(c, "name");
+    if (!name) return 0;
+    if (grow(o, (void **)&d->named, &o->capnamed, d->nnamed, sizeof *d->named)) return -1;
+    d->named[d->nnamed].kind = kind;
+    d->named[d->nnamed++].name = name;
+    return 0;
+}
+
+/* The entries of every <components> list at or below node (the Model's, a body's, a
+ * joint's, a force's...), depth levels of elements at most below the Model. */
+static int collect_component_names(osim *o, u2d_xml *node, int depth)
+{
+    if (depth > MAX_COMPONENT_DEPTH) return 0;
+    for (u2d_xml *c = u2d_xml_first(node); c; c = u2d_xml_next(c)) {
+        int list = strcmp(u2d_xml_name(c), "components") == 0;
+        for (u2d_xml *e = list ? u2d_xml_first(c) : NULL; e; e = u2d_xml_next(e))
+            if (add_named(o, e, "component")) return -1;
+        if (collect_component_names(o, c, depth + 1)) return -1;
+    }
+    return 0;
+}
+
+/* The names OpenSim 4.6 checks (a character it refuses in any component's name, the
+ * caller's check) of the components no other table holds: the constraints, the contact
+ * geometry and every <components> entry. */
+static int collect_other_names(osim *o)
+{
+    for (u2d_xml *c = first_object(o->model, "ConstraintSet"); c; c = u2d_xml_next(c))
+        if (add_named(o, c, "constraint")) return -1;
+    for (u2d_xml *c = first_object(o->model, "ContactGeometrySet"); c; c = u2d_xml_next(c))
+        if (add_named(o, c, "contact geometry")) return -1;
+    return collect_component_names(o, o->model, 0);
+}
+
 /* Whether joint j lies on a loop of the joints, taken as links between bodies whatever
  * their direction: whether the others still connect its two bodies. 1, 0, or -1 out of
  * memory (a union-find over the links). A loop elsewhere in the model is not j's. */
@@ -2307,6 +2345,7 @@ static int own_strings(osim *o)
         total += strlen(d->path[k].name) + strlen(d->path[k].type) + 2;
     for (int k = 0; k < d->npoint; k++) total += strlen(d->point[k].name) + 1;
     for (int k = 0; k < d->nwrap; k++) total += strlen(d->wrap[k].name) + 1;
+    for (int k = 0; k < d->nnamed; k++) total += strlen(d->named[k].name) + 1;
     char *p = u->strings = malloc(total);
     if (!p) return fail_at(o, NULL, "out of memory");
 #define OWN(s) do { size_t n_ = strlen(s) + 1; memcpy(p, (s), n_); (s) = p; p += n_; } while (0)
@@ -2321,6 +2360,7 @@ static int own_strings(osim *o)
     for (int k = 0; k < d->npath; k++) { OWN(d->path[k].name); OWN(d->path[k].type); }
     for (int k = 0; k < d->npoint; k++) OWN(d->point[k].name);
     for (int k = 0; k < d->nwrap; k++) OWN(d->wrap[k].name);
+    for (int k = 0; k < d->nnamed; k++) OWN(d->named[k].name);
 #undef OWN
     return 0;
 }
@@ -2939,7 +2979,7 @@ u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])
             }
     if (read_markers(&o) || read_couplers(&o) || read_forces(&o) || read_paths(&o)) goto error;
     summarize_skipped(&o);
-    if (check_tree(&o) || tree_order(&o)) goto error;
+    if (collect_other_names(&o) || check_tree(&o) || tree_order(&o)) goto error;
     if (own_strings(&o)) goto error;
     for (int k = 0; k < o.nowned; k++) free(o.owned[k]);
     free(o.owned);

@@ -974,6 +974,7 @@ void u2d_urdf_free(u2d_urdf *u)
     free(u->osim.path);
     free(u->osim.point);
     free(u->osim.wrap);
+    free(u->osim.named);
     free(u->osim.pathwrap);
     free(u->osim.geometry);
     free(u->link);

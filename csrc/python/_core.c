@@ -1193,7 +1193,8 @@ static int append(PyObject *list, PyObject *item)
  *   couplers  number of couplers (model.couplers' order), version: the document's
  *   ellipsoids (joint, its index, parent body, child body, radii, winging origin or None)
  *   curvatures (joint, its index, child body, length, neutral angles x z y) of the
- *   ConstantCurvatureJoints */
+ *   ConstantCurvatureJoints
+ *   named     (kind, name) of the constraints, contact geometry and <components> entries */
 static PyObject *Model_osim_doc(ModelObject *self, PyObject *Py_UNUSED(ignored))
 {
     static const char *frame_kinds[] = {"offset", "in_parent", "in_child"};
@@ -1322,11 +1323,20 @@ static PyObject *Model_osim_doc(ModelObject *self, PyObject *Py_UNUSED(ignored))
             goto error;
         }
     }
-    return Py_BuildValue("{sisNsNsNsNsNsNsNsNsNsisNsN}", "version", d->version, "bodies",
+    PyObject *named = PyList_New(0);
+    for (int k = 0; named && k < d->nnamed; k++)
+        if (append(named, Py_BuildValue("(ss)", d->named[k].kind, d->named[k].name)))
+            Py_CLEAR(named);
+    if (!named) {
+        Py_DECREF(ellipsoids);
+        Py_DECREF(curvatures);
+        goto error;
+    }
+    return Py_BuildValue("{sisNsNsNsNsNsNsNsNsNsisNsNsN}", "version", d->version, "bodies",
                          bodies, "frames", frames, "markers", markers, "paths", paths,
                          "points", points, "wraps", wraps, "pathwraps", pathwraps, "geometry",
                          geometry, "axes", axes, "couplers", u->ncoupler, "ellipsoids",
-                         ellipsoids, "curvatures", curvatures);
+                         ellipsoids, "curvatures", curvatures, "named", named);
 error:
     Py_XDECREF(bodies); Py_XDECREF(frames); Py_XDECREF(markers); Py_XDECREF(paths);
     Py_XDECREF(points); Py_XDECREF(wraps); Py_XDECREF(pathwraps); Py_XDECREF(geometry);

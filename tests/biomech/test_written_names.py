@@ -433,6 +433,49 @@ def test_a_muscle_name_opensim_refuses_to_load_is_warned_about(osim, tmp_path):
         urdf2dyn.load(path)
 
 
+_OTHER_COMPONENTS = {   # kind said: (the element named {} goes before, the element)
+    "constraint": ("<ControllerSet", '<ConstraintSet name="constraintset"><objects><WeldConstraint '
+                   'name="{}"><socket_frame1>/ground</socket_frame1><socket_frame2>/bodyset/rod'
+                   '</socket_frame2></WeldConstraint></objects></ConstraintSet>'),
+    "contact geometry": ("<ControllerSet", '<ContactGeometrySet name="contactgeometryset"><objects>'
+                         '<ContactSphere name="{}"><socket_frame>/ground</socket_frame><radius>'
+                         '0.1</radius></ContactSphere></objects></ContactGeometrySet>'),
+    "wrap object": ("</Body>", '<WrapObjectSet name="wrapobjectset"><objects><WrapCylinder '
+                    'name="{}"><radius>0.1</radius><length>0.2</length></WrapCylinder></objects>'
+                    '</WrapObjectSet>'),
+    "component": ("<BodySet", '<components><PhysicalOffsetFrame name="{}"><socket_parent>'
+                  '/bodyset/rod</socket_parent></PhysicalOffsetFrame></components>'),
+    "frame": ("</frames>", '<PhysicalOffsetFrame name="{}"><socket_parent>/bodyset/rod'
+              '</socket_parent></PhysicalOffsetFrame>'),
+}
+
+
+@pytest.mark.parametrize("kind", list(_OTHER_COMPONENTS))
+@pytest.mark.parametrize("name", ["a+b", "a b"])
+def test_a_name_opensim_refuses_beyond_the_tree_is_warned_about(osim, tmp_path, kind, name):
+    """The pendulum with a constraint, a contact geometry, a wrap object, a Model's
+    <components> frame or an unused joint frame named 'a+b' or 'a b': OpenSim 4.6 refuses to
+    load it ('contains invalid characters', the oracle). urdf2dyn checked the joints, bodies,
+    coordinates, markers and forces only, and loaded these without a word."""
+    import warnings
+
+    import urdf2dyn
+    path = tmp_path / "pendulum.osim"
+    _pendulum_osim(osim, path, "pin", "q")
+    at, element = _OTHER_COMPONENTS[kind]
+    text = path.read_text()
+    assert text.count(at) == 1
+    path.write_text(text.replace(at, element.format(name) + at))
+    with pytest.raises(RuntimeError, match="contains invalid characters"):
+        osim.Model(str(path)).initSystem()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        urdf2dyn.load(path)
+    said = [str(w.message) for w in caught if issubclass(w.category, urdf2dyn.URDFWarning)]
+    assert any(f"OpenSim 4.6 refuses to load this model: {kind} '{name}' holds a character"
+               in m for m in said), said
+
+
 @pytest.mark.parametrize("name", ["r acromion", "r&#9;acromion", " r acromion "])
 def test_an_opensim_3_name_holding_blanks_is_said_read_without_them_not_refused(osim, tmp_path,
                                                                                 name):
