@@ -1734,6 +1734,25 @@ def test_a_path_opensim_does_not_read_for_its_name_is_said(osim, tmp_path):
                                atol=1e-15)
 
 
+def test_a_path_named_empty_is_read_by_opensim_and_not_said(osim, tmp_path):
+    """<GeometryPath name=""> in a file of version 40500 or later: OpenSim 4.6 reads it as
+    the force's path, as an unnamed one (the oracle: its two points and its length), so
+    urdf2dyn has nothing to say of its name. It said OpenSim refuses the model."""
+    from urdf2dyn.biomech.formats.osim import path_lengths
+    path = tmp_path / "empty.osim"
+    _path_actuator_on(osim, path, "forceset", "/bodyset/link", ' name=""', "40500")
+    om = osim.Model(str(path))
+    state = om.initSystem()
+    act = osim.PathActuator.safeDownCast(om.getComponent("/forceset/act"))
+    assert osim.GeometryPath.safeDownCast(act.getPath()).getPathPointSet().getSize() == 2
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = urdf2dyn.load(str(path))
+    assert not [str(w.message) for w in caught if "GeometryPath" in str(w.message)]
+    np.testing.assert_allclose(path_lengths(model, np.zeros((1, 1)))[0],
+                               [act.getLength(state)], rtol=0, atol=1e-15)
+
+
 @pytest.mark.parametrize("socket", ["../../bodyset/link", "/bodyset/link", "../bodyset/link"])
 def test_a_renamed_marker_set_keeps_its_markers_path(osim, tmp_path, socket):
     """<MarkerSet name="mk">: OpenSim 4.6 names the set 'markerset' whatever its name (the

@@ -2721,13 +2721,14 @@ static int force_path_of(osim *o, u2d_xml *f, char *out, size_t size)
  * a <GeometryPath> named "path" or unnamed only; from an older file, whatever its name. */
 #define OSIM_VERSION_OF_PATH_PROPERTY 40500
 
-/* Says a force's <GeometryPath> gp named other than "path" in a file OpenSim 4.6 reads it
- * from by that name only (OSIM_VERSION_OF_PATH_PROPERTY): it reads none, and refuses the
- * model (a path needs two points). Its name in paths is "path" whatever it is written. */
+/* Says a force's <GeometryPath> gp named other than "path" (name="" is unnamed to OpenSim)
+ * in a file OpenSim 4.6 reads it from by that name only (OSIM_VERSION_OF_PATH_PROPERTY): it
+ * reads none, and refuses the model (a path needs two points). Its name in paths is "path"
+ * whatever it is written. */
 static void note_path_not_read_by_opensim(osim *o, u2d_xml *gp)
 {
     const char *gname = u2d_xml_attr(gp, "name");
-    if (!gname || strcmp(gname, "path") == 0 ||
+    if (!gname || !gname[0] || strcmp(gname, "path") == 0 ||
         o->u->osim.version < OSIM_VERSION_OF_PATH_PROPERTY)
         return;
     /* 263 characters and the name at most 30: within note's 300 */
