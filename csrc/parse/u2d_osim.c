@@ -2861,9 +2861,17 @@ int u2d_markerset_parse(const char *xml, u2d_markerset_entry **out, u2d_finding 
         snprintf(E->name, sizeof E->name, "%s", name);
         /* the file's markers join the model's MarkerSet (Model::updateMarkerSet): a socket
          * path is read from /markerset/<name>, as a model's own marker's */
-        read_word(m, u2d_xml_name(at), E->frame, sizeof E->frame);
-        if (socket_frame_of(&o, at, "/markerset", name, E->frame, sizeof E->frame))
+        char frame[512];
+        read_word(m, u2d_xml_name(at), frame, sizeof frame);
+        if (socket_frame_of(&o, at, "/markerset", name, frame, sizeof frame)) goto error;
+        /* cut to fit, a path would name another frame, or end inside a character */
+        if (strlen(frame) >= sizeof E->frame) {
+            fail_at(&o, at, "<%s>: the frame's path is longer than %d bytes, more than urdf2dyn "
+                    "reads: name the body (/bodyset/<body>)", u2d_xml_name(at),
+                    (int)sizeof E->frame - 1);
             goto error;
+        }
+        memcpy(E->frame, frame, strlen(frame) + 1);
         if (read_child(&o, m, "location", 3, E->location) || read_flag(&o, m, "fixed", &E->fixed))
             goto error;
         count++;

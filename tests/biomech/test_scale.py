@@ -1106,3 +1106,29 @@ def test_a_marker_set_files_socket_is_read_from_the_marker_as_opensim_reads_it(
     ((name, body, location, fixed),) = S.read_marker_set_file(str(markers), model)
     assert (name, "/ground" if body == "ground" else f"/bodyset/{body}") == ("M", frame)
     assert location == tuple(theirs.get_location().get(k) for k in range(3))
+
+
+@pytest.mark.parametrize("socket", ["../../bodyset/" + "é" * 200, "/bodyset/" + "é" * 200,
+                                    "/bodyset/" + "a" * 400])
+def test_a_marker_set_files_socket_too_long_to_read_is_refused_naming_the_marker(
+        osim, tmp_path, socket):
+    """A marker set file's <socket_parent_frame> whose path is longer than the 255 bytes
+    urdf2dyn keeps of it: the path was cut, inside an 'é' (read_marker_set_file ended in a
+    UnicodeDecodeError) or to another name. It is refused, naming the file and the marker.
+    The oracle: OpenSim 4.6 connects the socket to no frame (the model has no such body)."""
+    model_path, markers = tmp_path / "pin.osim", tmp_path / "markers.xml"
+    _pin_link_model(osim, model_path)
+    markers.write_text('<?xml version="1.0" encoding="UTF-8" ?><OpenSimDocument Version='
+                       '"40000"><MarkerSet name="markerset"><objects><Marker name="M">'
+                       f'<socket_parent_frame>{socket}</socket_parent_frame><location>0.1 0.2 '
+                       '0</location></Marker></objects></MarkerSet></OpenSimDocument>',
+                       encoding="utf-8")
+    om = osim.Model(str(model_path))
+    om.initSystem()
+    om.updateMarkerSet(osim.MarkerSet(str(markers)))
+    with pytest.raises(Exception, match="Failed to connect Socket 'parent_frame'"):
+        om.initSystem()
+    model = urdf2dyn.load(str(model_path))
+    with pytest.raises(ValueError, match=re.escape(f"{markers}") + ".*marker 'M'.*longer than "
+                       "255 bytes"):
+        S.read_marker_set_file(str(markers), model)
