@@ -66,7 +66,8 @@ typedef enum {
 } u2d_wrap_type;
 
 /* A named component OpenSim 4.6 checks the name of that no table above holds: a
- * constraint, a contact geometry, an entry of a <components> list (kind: a static word). */
+ * constraint, a contact geometry, a wrap object of the ground, an entry of a <components>
+ * list (kind: a static word). */
 typedef struct {
     const char *kind;
     const char *name;

@@ -2225,13 +2225,20 @@ static int collect_component_names(osim *o, u2d_xml *node, int depth)
 
 /* The names OpenSim 4.6 checks (a character it refuses in any component's name, the
  * caller's check) of the components no other table holds: the constraints, the contact
- * geometry and every <components> entry. */
+ * geometry, the ground's wrap objects and every <components> entry. */
 static int collect_other_names(osim *o)
 {
     for (u2d_xml *c = first_object(o->model, "ConstraintSet"); c; c = u2d_xml_next(c))
         if (add_named(o, c, "constraint")) return -1;
     for (u2d_xml *c = first_object(o->model, "ContactGeometrySet"); c; c = u2d_xml_next(c))
         if (add_named(o, c, "contact geometry")) return -1;
+    /* the ground's wrap objects, which no link's table holds: OpenSim 4's <Ground>, OpenSim
+     * 3's Body 'ground' */
+    u2d_xml *ground = u2d_xml_child(o->model, "Ground");
+    if (!ground) ground = find_named(u2d_xml_child(o->model, "BodySet"), "ground");
+    for (u2d_xml *w = ground ? first_object(ground, "WrapObjectSet") : NULL; w;
+         w = u2d_xml_next(w))
+        if (add_named(o, w, "wrap object")) return -1;
     return collect_component_names(o, o->model, 0);
 }
 

@@ -1194,7 +1194,8 @@ static int append(PyObject *list, PyObject *item)
  *   ellipsoids (joint, its index, parent body, child body, radii, winging origin or None)
  *   curvatures (joint, its index, child body, length, neutral angles x z y) of the
  *   ConstantCurvatureJoints
- *   named     (kind, name) of the constraints, contact geometry and <components> entries */
+ *   named     (kind, name) of the constraints, contact geometry, ground's wrap objects and
+ *             <components> entries */
 static PyObject *Model_osim_doc(ModelObject *self, PyObject *Py_UNUSED(ignored))
 {
     static const char *frame_kinds[] = {"offset", "in_parent", "in_child"};

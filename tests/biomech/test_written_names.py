@@ -1010,3 +1010,27 @@ def test_a_humod_char_matrix_label_keeps_its_leading_blanks_as_cellstr_does(tmp_
     assert run.returncode == 0, run.stderr
     assert [line[1:-1] for line in run.stdout.splitlines()] == [" a", "bc"], run.stdout
     assert read_humod(path).names == [" a", "bc"]
+
+
+@pytest.mark.parametrize("name", ["a+b", "a b"])
+def test_a_grounds_wrap_object_named_as_opensim_refuses_is_warned_about(osim, tmp_path, name):
+    """The pendulum with a wrap object on the ground (<Ground>'s WrapObjectSet) named 'a+b' or
+    'a b': OpenSim 4.6 refuses to load it ('contains invalid characters', the oracle).
+    urdf2dyn checked the bodies' wrap objects only, and loaded this one without a word."""
+    import warnings
+
+    import urdf2dyn
+    path = tmp_path / "pendulum.osim"
+    _pendulum_osim(osim, path, "pin", "q")
+    text = path.read_text()
+    assert text.count("</Ground>") == 1
+    path.write_text(text.replace("</Ground>", _OTHER_COMPONENTS["wrap object"][1].format(name)
+                                 + "</Ground>"))
+    with pytest.raises(RuntimeError, match="contains invalid characters"):
+        osim.Model(str(path)).initSystem()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        urdf2dyn.load(path)
+    said = [str(w.message) for w in caught if issubclass(w.category, urdf2dyn.URDFWarning)]
+    assert any(f"OpenSim 4.6 refuses to load this model: wrap object '{name}' holds a "
+               "character" in m for m in said), said
