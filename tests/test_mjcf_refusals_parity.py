@@ -1755,6 +1755,31 @@ def test_inheritrange_after_a_class_muscle_loads_with_a_warning():
         urdf2dyn.load(xml)
 
 
+_AFTER_A_CLASS_MUSCLE = (
+    '<default><default class="c0"><muscle range="0.5 0.6"/><default class="c1"><adhesion/>'
+    '<muscle/><general gaintype="fixed" biastype="affine" dyntype="none" inheritrange="1"/>'
+    '</default></default></default>')
+
+
+@pytest.mark.parametrize("biasprm, words", [("0 -1", None),
+                                             ("0 -2", ["ctrlrange", "<adhesion> default"])])
+def test_actuator_biasprm_over_a_class_muscle_decides_its_inheritrange_as_mujoco(biasprm,
+                                                                                  words):
+    """The class of the test above, under a <general> that writes gainprm="1" and
+    biasprm= itself, as that test's warning tells the user to: MuJoCo 4.0.0 gives it the
+    joint's range where gainprm[0] is -biasprm[1] and loads it, and refuses the adhesion's
+    control range 0 0 otherwise ("invalid control range for actuator"). urdf2dyn took
+    biasprm[1] as still unknown after the <muscle>, and loaded both with that warning."""
+    xml = doc(_AFTER_A_CLASS_MUSCLE, _RANGED_SLIDE,
+              actuators(f'<general joint="j" class="c1" gainprm="1" biasprm="{biasprm}"/>'))
+    assert_as_mujoco(xml, words)
+    if words is None:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            urdf2dyn.load(xml)
+        assert not [w for w in caught if "not checked" in str(w.message)], caught[0].message
+
+
 # defaults that limit the control (a <damper>, an <adhesion>), say so or not, or pass it on
 _CTRL_DEFAULTS = ["<damper/>", '<adhesion gain="0"/>', "<motor/>", "<position/>",
                   '<general ctrllimited="false"/>', '<general ctrllimited="true"/>',

@@ -4284,9 +4284,10 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
             a->gain.value = strtod(gainprm, NULL);
             a->gain.known = 1;
         }
-        double bias[2] = {0, a->bias.value};     /* a shorter biasprm= keeps biasprm[1] */
-        leading_numbers(written(d, "biasprm"), 2, bias);
-        a->bias.value = bias[1];
+        /* a biasprm= of two numbers or more sets biasprm[1], known whatever came before (a
+           <muscle>'s, a <dcmotor>'s); a shorter one keeps it */
+        double bias1;
+        if (second_number(written(d, "biasprm"), &bias1)) a->bias = (gain_state){bias1, 1};
         return;
     }
     a->actdim = NULL;
