@@ -1751,7 +1751,7 @@ def test_inheritrange_after_a_class_muscle_loads_with_a_warning():
               actuators('<general joint="j" class="c1"/>'))
     assert mujoco_error(xml) is not None
     with pytest.warns(urdf2dyn.Urdf2dynWarning,
-                      match=r"inheritrange=\"1\".*gainprm\[0\] is -biasprm\[1\].*not checked"):
+                      match=r"inheritrange=\"1\" \(its own or from class 'c1'\).*gainprm\[0\] is -biasprm\[1\].*not checked"):
         urdf2dyn.load(xml)
 
 

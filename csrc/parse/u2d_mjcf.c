@@ -5258,12 +5258,14 @@ static int inherited_ctrlrange(mjcf *rd, u2d_xml *e, int cls, const char *label)
         unfollowed_inheritrange(rd, e, cls, &unsure) < 0)
         return -1;
     if (unsure) {
-        note(rd, e, "%s: inheritrange=\"%.40s\" (its own or its class's) applies in MuJoCo "
-             "4.0.0 only where gainprm[0] is -biasprm[1], which urdf2dyn does not follow "
-             "after its class's <muscle> or <dcmotor> defaults: its control range (the "
-             "target's, or its ctrlrange) and the target's range are not checked, and MuJoCo "
-             "may refuse this model; give gainprm= and biasprm= on the actuator, or a "
-             "ctrlrange instead of inheritrange", label, a.inheritrange);
+        note(rd, e, "%s: inheritrange=\"%.40s\" (its own or from class '%s') applies in "
+             "MuJoCo 4.0.0 only where gainprm[0] is -biasprm[1], which urdf2dyn does not "
+             "follow after the <muscle> or <dcmotor> defaults of that class chain: its "
+             "control range (the target's, or its ctrlrange) and the target's range are not "
+             "checked, and MuJoCo "
+             "may refuse this model; give gainprm= and biasprm= (two numbers) on the "
+             "actuator, or inheritrange=\"0\" and a ctrlrange", label, a.inheritrange,
+             rd->cls[cls].name);
         return word_index("none|filterexact|pid", a.dyntype) >= 0;
     }
     if (!v) return 0;
