@@ -1024,6 +1024,26 @@ def test_a_coupled_models_coordinate_in_a_gap_of_its_markers_is_said(tmp_path, c
     np.testing.assert_allclose(q[:, [0, 2]], theirs[:, [0, 2]], atol=1e-6)
 
 
+def _coupled_arm_read_as_a_trial(tmp_path, missing):
+    """(what was said, the motion) of the coupled arm's twelve frames with m4 missing in the
+    frames missing, written as a .trc and read as a trial (motion_from_markers, what urdf2dyn
+    torques does with a .trc)."""
+    pytest.importorskip("opensim")
+    from urdf2dyn.biomech.formats.trc import write_trc
+    from urdf2dyn.biomech.stages.read import motion_from_markers
+    from urdf2dyn.biomech.stages.settings import TrialSettings
+    gap = dict(gap=True, frames=12, a0=0.5, missing=missing)
+    model_file, _ = _unmarked_arm_in_opensim(tmp_path, coupler=True, **gap)
+    model = urdf2dyn.load(os.fspath(model_file))
+    recording = _unmarked_arm_recording(**gap)
+    write_trc(tmp_path / "arm.trc", Markers(recording.time, recording.labels, recording.xyz,
+                                            {"rate": 100.0}))
+    said = []
+    motion = motion_from_markers(model, os.fspath(tmp_path / "arm.trc"), TrialSettings(),
+                                 said.append)
+    return said, motion
+
+
 def test_a_trial_says_a_coupled_models_gap_once(tmp_path):
     """The coupled arm's recording of test_a_coupled_models_coordinate_in_a_gap_of_its_
     markers_is_said read as a trial (urdf2dyn.biomech.stages.read.motion_from_markers, what
@@ -1032,23 +1052,11 @@ def test_a_trial_says_a_coupled_models_gap_once(tmp_path):
     frames the markers do not determine, which the trial turns into gaps in the coordinates.
     Now once, as the trial's gaps, and the trial's coordinates there are NaN (a gap the trial
     fills or refuses). Oracle: the recording's own missing frames."""
-    pytest.importorskip("opensim")
-    from urdf2dyn.biomech.formats.trc import write_trc
-    from urdf2dyn.biomech.stages.read import motion_from_markers
-    from urdf2dyn.biomech.stages.settings import TrialSettings
-    gap = dict(gap=True, frames=12, a0=0.5, missing=[3, 4, 5, 6, 7])
-    model_file, _ = _unmarked_arm_in_opensim(tmp_path, coupler=True, **gap)
-    model = urdf2dyn.load(os.fspath(model_file))
-    recording = _unmarked_arm_recording(**gap)
-    write_trc(tmp_path / "arm.trc", Markers(recording.time, recording.labels, recording.xyz,
-                                            {"rate": 100.0}))
-    said = []
-    motion = motion_from_markers(model, os.fspath(tmp_path / "arm.trc"), TrialSettings(),
-                                 said.append)
+    said, motion = _coupled_arm_read_as_a_trial(tmp_path, missing=[3, 4, 5, 6, 7])
     about_the_gap = [m for m in said if "0.03" in m]
     assert len(about_the_gap) == 1, said
     assert "do not determine the pose in 5 frames inside the trial" in about_the_gap[0]
-    assert np.flatnonzero(np.isnan(motion.trajectory.q[:, 1])).tolist() == gap["missing"]
+    assert np.flatnonzero(np.isnan(motion.trajectory.q[:, 1])).tolist() == [3, 4, 5, 6, 7]
 
 
 def test_a_trial_says_a_coupled_models_missing_first_frames_once(tmp_path):
@@ -1057,19 +1065,7 @@ def test_a_trial_says_a_coupled_models_missing_first_frames_once(tmp_path):
     by the fit ('b' held there, advising time_range, a keyword no command line takes) and as
     frames the markers do not determine, which the trial cuts. Now once, as cut. Oracle: the
     recording's own missing frames."""
-    pytest.importorskip("opensim")
-    from urdf2dyn.biomech.formats.trc import write_trc
-    from urdf2dyn.biomech.stages.read import motion_from_markers
-    from urdf2dyn.biomech.stages.settings import TrialSettings
-    gap = dict(gap=True, frames=12, a0=0.5, missing=[0, 1, 2])
-    model_file, _ = _unmarked_arm_in_opensim(tmp_path, coupler=True, **gap)
-    model = urdf2dyn.load(os.fspath(model_file))
-    recording = _unmarked_arm_recording(**gap)
-    write_trc(tmp_path / "arm.trc", Markers(recording.time, recording.labels, recording.xyz,
-                                            {"rate": 100.0}))
-    said = []
-    motion = motion_from_markers(model, os.fspath(tmp_path / "arm.trc"), TrialSettings(),
-                                 said.append)
+    said, motion = _coupled_arm_read_as_a_trial(tmp_path, missing=[0, 1, 2])
     about_them = [m for m in said if "0.02" in m]
     assert len(about_them) == 1, said
     assert "do not determine the pose in 3 frames at the trial's ends" in about_them[0]

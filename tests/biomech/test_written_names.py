@@ -433,6 +433,20 @@ def test_a_muscle_name_opensim_refuses_to_load_is_warned_about(osim, tmp_path):
         urdf2dyn.load(path)
 
 
+def _refused_by_opensim_loaded_by_urdf2dyn_saying(osim, path):
+    """What urdf2dyn warns loading the .osim path, which OpenSim 4.6 refuses to load for a
+    name holding an invalid character (the oracle, checked here)."""
+    import warnings
+
+    import urdf2dyn
+    with pytest.raises(RuntimeError, match="contains invalid characters"):
+        osim.Model(str(path)).initSystem()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        urdf2dyn.load(path)
+    return [str(w.message) for w in caught if issubclass(w.category, urdf2dyn.URDFWarning)]
+
+
 _OTHER_COMPONENTS = {   # kind said: (the element named {} goes before, the element)
     "constraint": ("<ControllerSet", '<ConstraintSet name="constraintset"><objects><WeldConstraint '
                    'name="{}"><socket_frame1>/ground</socket_frame1><socket_frame2>/bodyset/rod'
@@ -457,21 +471,13 @@ def test_a_name_opensim_refuses_beyond_the_tree_is_warned_about(osim, tmp_path, 
     <components> frame or an unused joint frame named 'a+b' or 'a b': OpenSim 4.6 refuses to
     load it ('contains invalid characters', the oracle). urdf2dyn checked the joints, bodies,
     coordinates, markers and forces only, and loaded these without a word."""
-    import warnings
-
-    import urdf2dyn
     path = tmp_path / "pendulum.osim"
     _pendulum_osim(osim, path, "pin", "q")
     at, element = _OTHER_COMPONENTS[kind]
     text = path.read_text()
     assert text.count(at) == 1
     path.write_text(text.replace(at, element.format(name) + at))
-    with pytest.raises(RuntimeError, match="contains invalid characters"):
-        osim.Model(str(path)).initSystem()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        urdf2dyn.load(path)
-    said = [str(w.message) for w in caught if issubclass(w.category, urdf2dyn.URDFWarning)]
+    said = _refused_by_opensim_loaded_by_urdf2dyn_saying(osim, path)
     assert any(f"OpenSim 4.6 refuses to load this model: {kind} '{name}' holds a character"
                in m for m in said), said
 
@@ -1017,20 +1023,12 @@ def test_a_grounds_wrap_object_named_as_opensim_refuses_is_warned_about(osim, tm
     """The pendulum with a wrap object on the ground (<Ground>'s WrapObjectSet) named 'a+b' or
     'a b': OpenSim 4.6 refuses to load it ('contains invalid characters', the oracle).
     urdf2dyn checked the bodies' wrap objects only, and loaded this one without a word."""
-    import warnings
-
-    import urdf2dyn
     path = tmp_path / "pendulum.osim"
     _pendulum_osim(osim, path, "pin", "q")
     text = path.read_text()
     assert text.count("</Ground>") == 1
     path.write_text(text.replace("</Ground>", _OTHER_COMPONENTS["wrap object"][1].format(name)
                                  + "</Ground>"))
-    with pytest.raises(RuntimeError, match="contains invalid characters"):
-        osim.Model(str(path)).initSystem()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        urdf2dyn.load(path)
-    said = [str(w.message) for w in caught if issubclass(w.category, urdf2dyn.URDFWarning)]
+    said = _refused_by_opensim_loaded_by_urdf2dyn_saying(osim, path)
     assert any(f"OpenSim 4.6 refuses to load this model: wrap object '{name}' holds a "
                "character" in m for m in said), said
