@@ -374,7 +374,7 @@ def test_gravity_whose_length_overflows_is_refused_in_words(arm, gravity):
     gravity is that long: refused naming gravity and what to give, the model unchanged."""
     model = urdf2dyn.load(arm._xml)
     before = model.gravity.tolist()
-    with pytest.raises(ValueError, match=r"^gravity \(.*\) m/s\^2: its length overflows "
+    with pytest.raises(ValueError, match=r"^gravity: \(.*\) m/s\^2: its length overflows "
                                          r"\(components past ~1e154 m/s\^2\); give "):
         model.gravity = gravity
     assert model.gravity.tolist() == before

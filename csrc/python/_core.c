@@ -771,7 +771,7 @@ static int Model_set_gravity(ModelObject *self, PyObject *value, void *Py_UNUSED
     if (in_range) memcpy(self->gravity, x, sizeof self->gravity);
     else if (ok) {
         char msg[256];
-        PyOS_snprintf(msg, sizeof msg, "gravity (%g, %g, %g) m/s^2: its length overflows "
+        PyOS_snprintf(msg, sizeof msg, "gravity: (%g, %g, %g) m/s^2: its length overflows "
                       "(components past ~1e154 m/s^2); give components of a physical size, "
                       "such as (0, 0, -9.81)", x[0], x[1], x[2]);
         PyErr_SetString(PyExc_ValueError, msg);
